@@ -1,0 +1,73 @@
+"""The bot protocol: policies that act on whole batches of decisions at once."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..core.state import State
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A batched policy.
+
+    `act(observations, masks, rng)` gets (b, OBS_DIM) float32 observations of the
+    deciding players (`kanaloa_env.core.observe`), their (b, 66) bool legal masks
+    and a `numpy.random.Generator`, and returns (b,) int64 legal actions.
+
+    A bot that wants the structured game state sets `uses_state = True`; callers
+    then also pass `view=public_view(state, seats)` (other hands and the deal key
+    blanked) and `seats`, the (b,) deciding seats.
+    """
+
+    name: str
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        **kwargs: object,
+    ) -> np.ndarray: ...
+
+
+def public_view(state: State, seats: np.ndarray) -> State:
+    """A copy of `state` holding only what player `seats[i]` may know in game `i`.
+
+    Other players' hands and the random key (which fixes future deals) are zeroed.
+    """
+    view = state.copy()
+    keep = np.arange(state.num_players)[None, :] == np.asarray(seats)[:, None]
+    view.hands[~keep] = 0
+    view.key[...] = 0
+    return view
+
+
+def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(b,) int64: one uniformly random legal action per row of a (b, 66) bool mask."""
+    masks = np.asarray(masks, dtype=bool)
+    if masks.ndim != 2:
+        raise ValueError(f"masks must be (b, 66), got shape {masks.shape}")
+    if len(masks) and not masks.any(axis=1).all():
+        raise ValueError("every mask row needs at least one legal action")
+    scores = rng.random(masks.shape, dtype=np.float32)
+    scores[~masks] = -1.0
+    return np.argmax(scores, axis=1).astype(np.int64)
+
+
+class RandomBot:
+    """Plays uniformly at random among the legal actions."""
+
+    name = "random"
+    uses_state = False
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        **kwargs: object,
+    ) -> np.ndarray:
+        return sample_legal(masks, rng)

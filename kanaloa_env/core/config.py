@@ -1,0 +1,118 @@
+"""The engine configuration: every `[config: ...]` item of RULES.md, validated."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
+from .ocean import DEFAULT_OCEAN_DECK, DeckArrays, OceanDeck, deck_arrays, normalize_deck
+
+DOLPHIN_MODES = ("optional", "automatic")
+REWARD_SCHEMES = ("win_loss", "rank")
+MAX_MAX_ROUNDS = 10_000
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that varies between games of one batch.
+
+    Attributes:
+        num_players: players at the table, 3..5 (R1.4).
+        ocean_deck: the ocean cards (R1.3); see `kanaloa_env.core.ocean`.
+        nil_announcement: the "announce no tricks" variant (R3.2, R7.3).
+        announced_boat_moves: whether a player who announced still moves for
+            tricks won (R7.4); the book says no.
+        dolphin: `"optional"` (the player decides, R6.3) or `"automatic"`.
+        dolphin_chain: whether a dolphin bonus move may trigger another (R6.3).
+        max_rounds: rounds after which an unfinished game is truncated (R9.4).
+        reward: `"win_loss"` (R10.1: +1 winner, -1/(P-1) others at the end) or
+            `"rank"` (at the end, also on truncation, rewards spread linearly from
+            +1 for the furthest boat to -1 for the last, ties share; sums to 0).
+
+    Raises:
+        ValueError: naming the field and the allowed values when a value is bad.
+        TypeError: when a value has the wrong type.
+    """
+
+    num_players: int = 4
+    ocean_deck: OceanDeck = DEFAULT_OCEAN_DECK
+    nil_announcement: bool = False
+    announced_boat_moves: bool = False
+    dolphin: str = "optional"
+    dolphin_chain: bool = False
+    max_rounds: int = 100
+    reward: str = "win_loss"
+    _deck: DeckArrays = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("num_players", "max_rounds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"Config.{name} must be an int, got {type(value).__name__}")
+        if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            raise ValueError(
+                f"Config.num_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.num_players}"
+            )
+        if not 1 <= self.max_rounds <= MAX_MAX_ROUNDS:
+            raise ValueError(
+                f"Config.max_rounds must be in 1..{MAX_MAX_ROUNDS}, got {self.max_rounds}"
+            )
+        for name in ("nil_announcement", "announced_boat_moves", "dolphin_chain"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"Config.{name} must be a bool, got {getattr(self, name)!r}")
+        if self.dolphin not in DOLPHIN_MODES:
+            raise ValueError(f"Config.dolphin must be one of {DOLPHIN_MODES}, got {self.dolphin!r}")
+        if self.reward not in REWARD_SCHEMES:
+            raise ValueError(f"Config.reward must be one of {REWARD_SCHEMES}, got {self.reward!r}")
+        deck = normalize_deck(self.ocean_deck)
+        object.__setattr__(self, "ocean_deck", deck)
+        arrays = deck_arrays(deck)
+        need = ROUTE_CARDS[self.num_players]
+        if arrays.num_cards < need:
+            raise ValueError(
+                f"Config.ocean_deck has {arrays.num_cards} cards; {self.num_players} players "
+                f"need at least {need} (R2.1)"
+            )
+        object.__setattr__(self, "_deck", arrays)
+
+    @property
+    def deck(self) -> DeckArrays:
+        """The parsed ocean deck."""
+        return self._deck
+
+    @property
+    def route_cards(self) -> int:
+        """Ocean cards in the route at the start of a game (R2.1)."""
+        return ROUTE_CARDS[self.num_players]
+
+    @property
+    def route_fields(self) -> int:
+        """Fields in the route at the start of a game."""
+        return 2 * self.route_cards
+
+    def overrides(self) -> dict[str, Any]:
+        """The fields that differ from the defaults, JSON-compatible (for scenarios)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init or f.name == "num_players":
+                continue
+            value = getattr(self, f.name)
+            if value != f.default:
+                out[f.name] = [list(c) for c in value] if f.name == "ocean_deck" else value
+        return out
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_dict(cls, num_players: int, overrides: dict[str, Any] | None = None) -> Config:
+        """Build a config from `num_players` and a dict of overrides (scenario `config`)."""
+        overrides = dict(overrides or {})
+        allowed = {f.name for f in dataclasses.fields(cls) if f.init} - {"num_players"}
+        unknown = set(overrides) - allowed
+        if unknown:
+            raise ValueError(f"unknown config keys {sorted(unknown)}; allowed: {sorted(allowed)}")
+        return cls(num_players=num_players, **overrides)

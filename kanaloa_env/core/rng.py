@@ -1,0 +1,57 @@
+"""Counter-based random numbers: every draw is a hash of (game key, round, counter).
+
+A game's key depends only on the batch seed and the game's index, so game `i` of a
+batch is the same game whatever the batch size (DESIGN.md, Chance). The hash is
+SplitMix64's finaliser, applied elementwise with wrapping uint64 arithmetic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_ROUND_MULT = np.uint64(0xD1B54A32D192ED03)
+_COUNTER_MULT = np.uint64(0xA0761D6478BD642F)
+
+MAX_SEED = 2**64 - 1
+
+
+def mix64(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser of a uint64 array (a bijection with good avalanche)."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def check_seed(seed: object) -> int:
+    """Validate a seed: a Python or numpy integer in 0..2**64-1."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int in 0..2**64-1, got {type(seed).__name__}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
+    return int(seed)
+
+
+def game_keys(seed: int, game_ids: np.ndarray) -> np.ndarray:
+    """Keys of games `game_ids` (int array) of the stream seeded `seed`, (len,) uint64."""
+    with np.errstate(over="ignore"):
+        base = mix64(np.array([check_seed(seed)], dtype=np.uint64))
+        return mix64(base ^ mix64(np.asarray(game_ids, dtype=np.uint64)))
+
+
+def draws(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
+    """(B, n) uint64 random words for each game key and round: counters 0..n-1."""
+    with np.errstate(over="ignore"):
+        r = np.asarray(round_, dtype=np.uint64)
+        base = mix64(keys ^ (r * _ROUND_MULT))
+        ctr = np.arange(1, n + 1, dtype=np.uint64) * _COUNTER_MULT
+        return mix64(base[:, None] ^ ctr[None, :])
+
+
+def permutations(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
+    """(B, n) int64: a random permutation of 0..n-1 per game (argsort of hashes)."""
+    return np.argsort(draws(keys, round_, n), axis=1, kind="stable")

@@ -1,0 +1,163 @@
+"""Set-up and dealing: the only code that draws random numbers (R2, R3.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import masks, route
+from .config import Config
+from .constants import (
+    DECK_SIZE,
+    HAND_SIZE,
+    NO_CARD,
+    NO_PLAYER,
+    NO_SUIT,
+    NUM_ACTIONS,
+    TRICKS_PER_ROUND,
+    Pending,
+    Phase,
+)
+from .rng import draws, game_keys, permutations
+from .state import State
+
+_PHYSICAL_BITS = np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64))
+
+
+def empty_state(config: Config, batch_size: int) -> State:
+    """A batch of zeroed arrays with the right shapes and dtypes (filled by `init`)."""
+    B, P, N = batch_size, config.num_players, config.route_cards
+    z = np.zeros
+    return State(
+        config=config,
+        key=z(B, np.uint64),
+        phase=z(B, np.int8),
+        current_player=z(B, np.int8),
+        round=z(B, np.int16),
+        starting_player=z(B, np.int8),
+        leader=z(B, np.int8),
+        trick_number=z(B, np.int8),
+        num_played=z(B, np.int8),
+        history=np.full((B, TRICKS_PER_ROUND * P), NO_CARD, np.int8),
+        lead_suit=np.full(B, NO_SUIT, np.int8),
+        trump=z(B, np.int8),
+        hands=z((B, P), np.uint64),
+        tricks_won=z((B, P), np.int8),
+        announced=np.full((B, P), -1, np.int8),
+        voids=z((B, P), np.uint8),
+        route=z((B, 2 * N), np.int8),
+        present=np.ones((B, N), bool),
+        boat_field=z((B, P), np.int8),
+        progress=z((B, P), np.int32),
+        pending=z(B, np.int8),
+        winner=np.full(B, NO_PLAYER, np.int8),
+        terminated=z(B, bool),
+        truncated=z(B, bool),
+        rewards=z((B, P), np.float32),
+        legal=z((B, NUM_ACTIONS), bool),
+    )
+
+
+def _check_batch_size(batch_size: object) -> int:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
+        raise TypeError(f"batch_size must be an int >= 1, got {type(batch_size).__name__}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    return int(batch_size)
+
+
+def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) -> State:
+    """A batch of new games at the first decision of round 1.
+
+    Args:
+        config: the rules; one config for the whole batch.
+        batch_size: number of games `B`.
+        seed: 0..2**64-1. Game `i` of the batch is game `first_game + i` of the
+            stream `seed`, the same whatever the batch size.
+        first_game: index of the batch's first game in the stream.
+
+    Returns:
+        A new `State` of batch size `B`.
+    """
+    if not isinstance(config, Config):
+        raise TypeError(f"config must be a kanaloa_env.core.Config, got {type(config).__name__}")
+    B = _check_batch_size(batch_size)
+    if (
+        isinstance(first_game, bool)
+        or not isinstance(first_game, (int, np.integer))
+        or first_game < 0
+    ):
+        raise ValueError(f"first_game must be an int >= 0, got {first_game!r}")
+    keys = game_keys(seed, np.arange(first_game, first_game + B, dtype=np.uint64))
+    return init_from_keys(config, keys)
+
+
+def init_from_keys(config: Config, keys: np.ndarray) -> State:
+    """A batch of new games, one per uint64 key (see `rng.game_keys`)."""
+    state = empty_state(config, len(keys))
+    reset_games(state, np.arange(len(keys)), np.asarray(keys, dtype=np.uint64))
+    return state
+
+
+def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
+    """Start new games with `keys` in positions `idx` of `state`, in place (for auto-reset)."""
+    cfg = state.config
+    P, N, K = cfg.num_players, cfg.route_cards, cfg.deck.num_cards
+    b = len(idx)
+    rows = np.arange(b)[:, None]
+    state.key[idx] = keys
+    # R2.1: the cards left out are drawn among those without the start field.
+    words = draws(keys, 0, K + 2 * N + 1)
+    others = np.array([c for c in range(K) if c != cfg.deck.start_card], dtype=np.int8)
+    chosen = others[np.argsort(words[:, : K - 1], axis=1, kind="stable")[:, : N - 1]]
+    cards = np.concatenate([np.full((b, 1), cfg.deck.start_card, np.int8), chosen], axis=1)
+    # R2.2: random order and orientation.
+    order = np.argsort(words[:, K : K + N], axis=1, kind="stable")
+    cards = cards[rows, order]
+    flip = (words[:, K + N : K + 2 * N] >> np.uint64(63)).astype(np.int8)
+    side = np.stack([flip, 1 - flip], axis=2).reshape(b, 2 * N)
+    state.route[idx] = np.repeat(cards, 2, axis=1) * 2 + side
+    state.present[idx] = True
+    # R2.3: every boat on the start field.
+    start_field = np.argmax(cfg.deck.start[state.route[idx]], axis=1)
+    state.boat_field[idx] = start_field[:, None]
+    state.progress[idx] = 0
+    state.round[idx] = 1
+    # R2.4: the first starting player is drawn at random.
+    state.starting_player[idx] = (words[:, -1] % np.uint64(P)).astype(np.int8)
+    state.winner[idx] = NO_PLAYER
+    state.terminated[idx] = False
+    state.truncated[idx] = False
+    state.rewards[idx] = 0
+    state.pending[idx] = Pending.NONE
+    start_round(state, idx)
+    masks.refresh(state)
+
+
+def deal(keys: np.ndarray, round_: np.ndarray, num_players: int) -> np.ndarray:
+    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1)."""
+    perm = permutations(keys, round_, DECK_SIZE)[:, : HAND_SIZE * num_players]
+    bits = _PHYSICAL_BITS[perm].reshape(len(keys), num_players, HAND_SIZE)
+    return np.bitwise_or.reduce(bits, axis=2)
+
+
+def start_round(state: State, idx: np.ndarray) -> None:
+    """Deal and reset the per-round arrays of games `idx` (R3.1-R3.3), in place.
+
+    `state.starting_player` and `state.round` must already hold the new round's.
+    """
+    if len(idx) == 0:
+        return
+    cfg = state.config
+    state.hands[idx] = deal(state.key[idx], state.round[idx], cfg.num_players)
+    state.history[idx] = NO_CARD
+    state.num_played[idx] = 0
+    state.trick_number[idx] = 0
+    state.tricks_won[idx] = 0
+    state.announced[idx] = -1
+    state.voids[idx] = 0
+    state.lead_suit[idx] = NO_SUIT
+    sp = state.starting_player[idx]
+    state.leader[idx] = sp
+    state.current_player[idx] = sp
+    state.phase[idx] = Phase.ANNOUNCE if cfg.nil_announcement else Phase.PLAY
+    state.trump[idx] = route.trump_of(state, idx)

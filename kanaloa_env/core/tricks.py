@@ -1,0 +1,29 @@
+"""R4-R5: the suit to follow and the winner of a trick."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .constants import CARD_RANK, CARD_SUIT, KANALOA, NUM_VALUES
+
+
+def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
+    """Index in play order of the card that wins each trick.
+
+    Args:
+        cards: (b, P) int card types in play order (the leader's card first).
+        trump: (b,) trump suit of the trick (R5.5).
+        lead_suit: (b,) suit of the first Tiki card (R4.2).
+
+    Returns:
+        (b,) int: the last Kanaloa (R5.1), else the highest trump (R5.2), else the
+        highest card of the suit to follow (R5.3). An octopus or an off-suit card
+        never wins (R5.3, R5.4).
+    """
+    P = cards.shape[1]
+    suit = CARD_SUIT[cards]
+    rank = CARD_RANK[cards].astype(np.int16)
+    score = np.where((suit == lead_suit[:, None]) & (suit >= 0), rank, -1)
+    score = np.where(suit == trump[:, None], NUM_VALUES + rank, score)
+    score = np.where(cards == KANALOA, 2 * NUM_VALUES + np.arange(P, dtype=np.int16), score)
+    return np.argmax(score, axis=1)
