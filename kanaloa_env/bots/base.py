@@ -46,15 +46,20 @@ def public_view(state: State, seats: np.ndarray) -> State:
 
 
 def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """(b,) int64: one uniformly random legal action per row of a (b, 66) bool mask."""
-    masks = np.asarray(masks, dtype=bool)
-    if masks.ndim != 2:
-        raise ValueError(f"masks must be (b, 66), got shape {masks.shape}")
-    if len(masks) and not masks.any(axis=1).all():
+    """(b,) int64: one uniformly random legal action per row of a (b, 66) bool mask.
+
+    Each legal action draws a random 16-bit score in 1..65535 (illegal ones score
+    0) and the best wins; ties (below 1e-3 for a full hand) go to the lower action.
+    """
+    masks = np.asarray(masks)
+    if masks.ndim != 2 or masks.dtype != bool:
+        raise ValueError(f"masks must be a (b, 66) bool array, got {masks.dtype} {masks.shape}")
+    scores = rng.integers(1, 1 << 16, size=masks.shape, dtype=np.uint16)
+    scores *= masks
+    actions = np.argmax(scores, axis=1)
+    if len(masks) and not masks[np.arange(len(masks)), actions].all():
         raise ValueError("every mask row needs at least one legal action")
-    scores = rng.random(masks.shape, dtype=np.float32)
-    scores[~masks] = -1.0
-    return np.argmax(scores, axis=1).astype(np.int64)
+    return actions.astype(np.int64)
 
 
 class RandomBot:

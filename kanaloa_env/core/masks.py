@@ -14,7 +14,6 @@ from .constants import (
     KANALOA_BITS,
     NO_ANNOUNCE,
     NUM_ACTIONS,
-    NUM_TIKI,
     OCTOPUS,
     OCTOPUS_BITS,
     REMOVE_BASE,
@@ -44,33 +43,54 @@ def playable_cards(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
     return np.where(follow != 0, follow | (hand & SPECIAL_BITS), hand)
 
 
-def compute_mask(state: State) -> np.ndarray:
-    """(B, 66) bool legal actions of each game's player to act; all False when over."""
-    B = state.batch_size
-    legal = np.zeros((B, NUM_ACTIONS), dtype=bool)
-    phase = state.phase
-    play = np.flatnonzero(phase == Phase.PLAY)
-    if play.size:
-        seat = state.current_player[play]
-        allowed = playable_cards(state.hands[play, seat], state.lead_suit[play])
-        legal[play, :NUM_TIKI] = _unpack_bits(allowed)[:, :NUM_TIKI]
-        legal[play, KANALOA] = (allowed & KANALOA_BITS) != 0
-        legal[play, OCTOPUS] = (allowed & OCTOPUS_BITS) != 0
+_NOT_SPECIAL = ~SPECIAL_BITS
+_KANALOA_ACTION = np.uint64(1) << np.uint64(KANALOA)
+_OCTOPUS_ACTION = np.uint64(1) << np.uint64(OCTOPUS)
+_ANNOUNCE_ACTIONS = (np.uint64(1) << np.uint64(ANNOUNCE)) | (np.uint64(1) << np.uint64(NO_ANNOUNCE))
+_REMOVE_SHIFT = np.uint64(REMOVE_BASE)
+
+
+def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
+    """(B, 66) bool legal actions of each game's player to act; all False when over.
+
+    With `idx`, only the rows of those games, (len(idx), 66).
+
+    Actions 0..63 are built as one 64-bit word per game (Tiki cards keep their hand
+    bits, R4.1-R4.3), then unpacked; the dolphin pair (64, 65) is set directly.
+    """
+    if idx is None:
+        B = state.batch_size
+        phase, cur, lead = state.phase, state.current_player, state.lead_suit
+        hand = state.hands[np.arange(B), np.maximum(cur, 0)]
+    else:
+        B = len(idx)
+        phase, cur, lead = state.phase[idx], state.current_player[idx], state.lead_suit[idx]
+        hand = state.hands[idx, np.maximum(cur, 0)]
+    allowed = playable_cards(hand, lead)
+    word = allowed & _NOT_SPECIAL
+    word |= np.where((allowed & KANALOA_BITS) != 0, _KANALOA_ACTION, np.uint64(0))
+    word |= np.where((allowed & OCTOPUS_BITS) != 0, _OCTOPUS_ACTION, np.uint64(0))
+    word[phase != Phase.PLAY] = 0
+    word[phase == Phase.ANNOUNCE] = _ANNOUNCE_ACTIONS
     rem = np.flatnonzero((phase == Phase.REMOVE_OCTOPUS) | (phase == Phase.REMOVE_ROUND_END))
     if rem.size:
-        legal[rem, REMOVE_BASE:ANNOUNCE] = removable_ahead(state, rem, state.current_player[rem])
-    ann = np.flatnonzero(phase == Phase.ANNOUNCE)
-    legal[ann, ANNOUNCE] = True
-    legal[ann, NO_ANNOUNCE] = True
-    dol = np.flatnonzero(phase == Phase.DOLPHIN)
-    legal[dol, DOLPHIN_TAKE] = True
-    legal[dol, DOLPHIN_DECLINE] = True
+        games = rem if idx is None else idx[rem]
+        ok = removable_ahead(state, games, cur[rem])
+        bits = (ok.astype(np.uint64) << np.arange(12, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+        word[rem] = bits << _REMOVE_SHIFT
+    legal = np.empty((B, NUM_ACTIONS), dtype=bool)
+    legal[:, :64] = _unpack_bits(word)
+    legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = phase == Phase.DOLPHIN
     return legal
 
 
-def refresh(state: State) -> None:
-    """Recompute the cached mask `state.legal` in place (its only writer)."""
-    state.legal[...] = compute_mask(state)
+def refresh(state: State, idx: np.ndarray | None = None) -> None:
+    """Recompute the cached mask `state.legal` in place (its only writer), optionally
+    only for the games `idx`."""
+    if idx is None:
+        state.legal[...] = compute_mask(state)
+    else:
+        state.legal[idx] = compute_mask(state, idx)
 
 
 def legal_action_mask(state: State) -> np.ndarray:

@@ -10,12 +10,9 @@ future deal.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from .constants import (
-    HAND_SIZE,
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
     NUM_CARD_TYPES,
@@ -31,10 +28,10 @@ from .constants import (
 from .state import State
 
 MAX_FIELDS = 2 * MAX_OCEAN_CARDS
-# Per route field: present, 4 colours, dolphin, start, then which relative seats stand there.
-FIELD_FEATURES = ("present", "blue", "red", "green", "turquoise", "dolphin", "start") + tuple(
-    f"boat_rel{r}" for r in range(MAX_PLAYERS)
-)
+# Per route field: in the route, 4 colours, dolphin, start field, a boat stands there.
+FIELD_FEATURES = ("present", "blue", "red", "green", "turquoise", "dolphin", "start", "occupied")
+# Per relative seat's card in the current trick.
+TRICK_FEATURES = ("played", "blue", "red", "green", "turquoise", "value", "kanaloa", "octopus")
 ROUND_SCALE = 20  # rounds past this read as 1.0
 
 # (name, size, meaning). Order is the vector's order.
@@ -45,9 +42,11 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
         "own hand by card type (DESIGN.md action order); Tiki 0/1, Kanaloa count/3, octopus count/2",
     ),
     (
-        "trick_cards",
-        MAX_PLAYERS * NUM_CARD_TYPES,
-        "current trick: for relative seat r, a one-hot card type at [50r, 50r+50)",
+        "trick",
+        MAX_PLAYERS * len(TRICK_FEATURES),
+        "current trick: relative seat r's card at [8r, 8r+8): "
+        + ", ".join(TRICK_FEATURES)
+        + " (value = (v - 1) / 11)",
     ),
     ("trick_leader", MAX_PLAYERS, "relative seat that led (or leads) the current trick, one-hot"),
     ("lead_suit", NUM_SUITS, "suit to follow, one-hot (all 0 before a Tiki card is played)"),
@@ -55,11 +54,20 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
     (
         "route",
         MAX_FIELDS * len(FIELD_FEATURES),
-        "route fields from the own boat's field (k=0) forward, 12 features each: "
+        "route fields from the own boat's field (k=0) forward, removed cards skipped, 8 features each at [8k, 8k+8): "
         + ", ".join(FIELD_FEATURES)
         + "; fields past one lap are 0",
     ),
-    ("progress", MAX_PLAYERS, "progress of each relative seat minus own progress, / 24"),
+    (
+        "boats",
+        MAX_PLAYERS,
+        "where each relative seat's boat stands: fields ahead of the own boat along the route / 24",
+    ),
+    (
+        "progress",
+        MAX_PLAYERS,
+        "progress of each relative seat minus own progress / 24 (negative: behind)",
+    ),
     (
         "lapping",
         3,
@@ -97,21 +105,51 @@ for _name, _size, _ in OBS_LAYOUT:
     _o += _size
 OBS_DIM: int = _o
 
-_LITTLE = sys.byteorder == "little"
 _CARD_SCALE = np.ones(NUM_CARD_TYPES, dtype=np.float32)
 _CARD_SCALE[NUM_TIKI] = 1.0 / NUM_KANALOA
 _CARD_SCALE[NUM_TIKI + 1] = 1.0 / NUM_OCTOPUS
+# Bits of a byte as 8 floats: the hand's 53 bits unpack with one gather.
+_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
+# TRICK_FEATURES of card type c at row c + 1; row 0 is "no card".
+_TRICK_TABLE = np.zeros((NUM_CARD_TYPES + 1, len(TRICK_FEATURES)), dtype=np.float32)
+for _c in range(NUM_CARD_TYPES):
+    _row = _TRICK_TABLE[_c + 1]
+    _row[0] = 1.0
+    if _c < NUM_TIKI:
+        _row[1 + _c // 12] = 1.0
+        _row[5] = (_c % 12) / 11.0
+    else:
+        _row[6 if _c == NUM_TIKI else 7] = 1.0
+_ANNOUNCE_TABLE = np.eye(3, dtype=np.float32)  # rows for -1, 0, 1 (shifted by one)
+_VOID_TABLE = ((np.arange(16)[:, None] >> np.arange(NUM_SUITS)) & 1).astype(np.float32)
+
+
+def _field_table(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """FIELD_FEATURES for key `2 * code + occupied`; the last row (key 2 * 2K) is all 0."""
+    n = len(deck_color)
+    table = np.zeros((2 * n + 1, len(FIELD_FEATURES)), dtype=np.float32)
+    for code in range(n):
+        for occ in (0, 1):
+            row = table[2 * code + occ]
+            row[0] = 1.0
+            row[1 + deck_color[code]] = 1.0
+            row[5] = dolphin[code]
+            row[6] = start[code]
+            row[7] = occ
+    return table
+
+
+_FIELD_TABLES: dict[int, np.ndarray] = {}
 
 
 def _card_counts(words: np.ndarray) -> np.ndarray:
     """(b,) uint64 hand bit sets -> (b, 50) float32 card-type values (see `hand`)."""
-    w = words if _LITTLE else words.byteswap()
-    bits = np.unpackbits(w.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    out = np.empty((len(words), NUM_CARD_TYPES), dtype=np.float32)
-    out[:, :NUM_TIKI] = bits[:, :NUM_TIKI]
-    out[:, NUM_TIKI] = bits[:, 48:51].sum(axis=1)
-    out[:, NUM_TIKI + 1] = bits[:, 51:53].sum(axis=1)
-    return out * _CARD_SCALE
+    w = words.astype("<u8", copy=False)
+    bits = _BYTE_BITS[w.view(np.uint8).reshape(-1, 8)].reshape(-1, 64)
+    out = bits[:, :NUM_CARD_TYPES].copy()
+    out[:, NUM_TIKI] = bits[:, 48:51].sum(axis=1) / NUM_KANALOA
+    out[:, NUM_TIKI + 1] = bits[:, 51:53].sum(axis=1) / NUM_OCTOPUS
+    return out
 
 
 def observe(
@@ -123,7 +161,7 @@ def observe(
         state: a batch of `B` games.
         seat: (B,) ints or one int: whose view; default each game's player to act
             (seat 0 for games that are over).
-        out: optional (B, OBS_DIM) float32 array to write into.
+        out: optional (B, OBS_DIM) float32 array to write into (every entry is written).
 
     Returns:
         (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).
@@ -133,95 +171,91 @@ def observe(
     if seat is None:
         me = np.maximum(state.current_player, 0).astype(np.intp)
     else:
-        me = np.broadcast_to(np.asarray(seat, dtype=np.intp), (B,))
+        me = np.broadcast_to(np.asarray(seat), (B,)).astype(np.intp)
         if ((me < 0) | (me >= P)).any():
-            raise ValueError(f"seat must be in 0..{P - 1}")
+            raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
     if out is None:
-        out = np.zeros((B, OBS_DIM), dtype=np.float32)
-    else:
-        if out.shape != (B, OBS_DIM) or out.dtype != np.float32:
-            raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
-        out[...] = 0
+        out = np.empty((B, OBS_DIM), dtype=np.float32)
+    elif out.shape != (B, OBS_DIM) or out.dtype != np.float32:
+        raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
     rows = np.arange(B)
-    seats = np.arange(P)
-    rel_of = (seats[None, :] - me[:, None]) % P  # (B, P) relative seat of each absolute seat
-    abs_of = (me[:, None] + seats[None, :]) % P  # (B, P) absolute seat of each relative seat
+    col = rows[:, None]
+    abs_of = (me[:, None] + np.arange(P)) % P  # (B, P) absolute seat of each relative seat
 
     def sl(name: str) -> np.ndarray:
         a, b = OFFSETS[name]
         return out[:, a:b]
 
+    def per_seat(name: str, values: np.ndarray, width: int = 1) -> None:
+        """Write (B, P, width) values and zero the padding seats P..4."""
+        dst = sl(name).reshape(B, MAX_PLAYERS, width)
+        dst[:, :P] = values.reshape(B, P, width)
+        dst[:, P:] = 0.0
+
     sl("hand")[:] = _card_counts(state.hands[rows, me])
 
-    trick = sl("trick_cards")
-    n_in_trick = state.num_played.astype(np.intp) - state.trick_number.astype(np.intp) * P
-    base = state.trick_number.astype(np.intp) * P
-    for j in range(P):
-        has = np.flatnonzero(n_in_trick > j)
-        if has.size:
-            card = state.history[has, base[has] + j]
-            rel = rel_of[has, (state.leader[has] + j) % P]
-            trick[has, rel * NUM_CARD_TYPES + card] = 1.0
-    sl("trick_leader")[rows, rel_of[rows, state.leader]] = 1.0
-    led = np.flatnonzero(state.lead_suit >= 0)
-    sl("lead_suit")[led, state.lead_suit[led]] = 1.0
-    sl("trump")[rows, state.trump] = 1.0
+    # The card each relative seat played to the current trick (play order j from the leader).
+    tn = state.trick_number.astype(np.intp)
+    n_in_trick = state.num_played.astype(np.intp) - tn * P
+    order = (abs_of - state.leader[:, None]) % P
+    slot = np.minimum(tn[:, None] * P + order, state.history.shape[1] - 1)
+    cards = np.where(order < n_in_trick[:, None], state.history[col, slot] + 1, 0)
+    per_seat("trick", _TRICK_TABLE[cards], len(TRICK_FEATURES))
+    leader_rel = (state.leader - me) % P
+    onehot = np.eye(MAX_PLAYERS, dtype=np.float32)
+    sl("trick_leader")[:] = onehot[leader_rel]
+    suits = np.eye(NUM_SUITS + 1, NUM_SUITS, dtype=np.float32)  # row -1 (last) is "none"
+    sl("lead_suit")[:] = suits[state.lead_suit]
+    sl("trump")[:] = suits[state.trump]
 
-    # Route from the own boat's field forward, present fields only.
-    offs = (state.boat_field[rows, me].astype(np.intp)[:, None] + np.arange(F)) % F
-    pres = np.repeat(state.present, 2, axis=1)[rows[:, None], offs]
-    order = np.argsort(~pres, axis=1, kind="stable")
-    fld = offs[rows[:, None], order]  # (B, F): present fields first, in sailing order
-    valid = np.take_along_axis(pres, order, axis=1)
-    code = state.route[rows[:, None], fld]
+    # Route from the own boat's field forward; removed cards skipped (compacted).
+    own_field = state.boat_field[rows, me].astype(np.intp)
+    offs = (own_field[:, None] + np.arange(F)) % F
+    pres = np.repeat(state.present, 2, axis=1)[col, offs]
+    pos = np.where(pres, np.cumsum(pres, axis=1) - 1, F)
+    occ = np.zeros((B, F + 1), dtype=bool)
+    occ[col, state.boat_field] = True
     deck = state.config.deck
-    occ = np.zeros((B, F), dtype=np.uint8)
-    for p in range(P):
-        occ[rows, state.boat_field[:, p]] |= np.left_shift(1, rel_of[:, p]).astype(np.uint8)
-    feats = np.zeros((B, MAX_FIELDS, len(FIELD_FEATURES)), dtype=np.float32)
-    f = feats[:, :F]
-    f[..., 0] = valid
-    color = deck.color[code]
-    for c in range(NUM_SUITS):
-        f[..., 1 + c] = (color == c) & valid
-    f[..., 5] = deck.dolphin[code] & valid
-    f[..., 6] = deck.start[code] & valid
-    occ_f = occ[rows[:, None], fld]
-    for r in range(P):
-        f[..., 7 + r] = ((occ_f >> r) & 1) & valid
-    sl("route")[:] = feats.reshape(B, -1)
+    table = _FIELD_TABLES.get(id(deck))
+    if table is None:
+        table = _FIELD_TABLES[id(deck)] = _field_table(deck.color, deck.dolphin, deck.start)
+    empty = len(table) - 1
+    keys = np.full((B, F + 1), empty, dtype=np.intp)
+    keys[col, pos] = 2 * state.route[col, offs] + occ[col, offs]
+    route = sl("route").reshape(B, MAX_FIELDS, len(FIELD_FEATURES))
+    route[:, :F] = table[keys[:, :F]]
+    route[:, F:] = 0.0
 
-    prog = state.progress.astype(np.float32)
+    prog = state.progress
     own = prog[rows, me]
-    sl("progress")[:, :P] = (prog[rows[:, None], abs_of] - own[:, None]) / MAX_FIELDS
-    lap = 2.0 * state.present.sum(axis=1)
-    others = prog.copy()
-    others[rows, me] = np.inf
-    last = others.min(axis=1)
-    others[rows, me] = -np.inf
-    lead = others.max(axis=1)
+    lap = 2 * state.present.sum(axis=1)
+    diff = prog[col, abs_of] - own[:, None]  # (B, P) by relative seat
+    per_seat("boats", (diff % lap[:, None]) / MAX_FIELDS)
+    per_seat("progress", diff / MAX_FIELDS)
+    rest = diff[:, 1:]
     lapping = sl("lapping")
     lapping[:, 0] = lap / MAX_FIELDS
-    lapping[:, 1] = (lap + 1 - (own - last)) / MAX_FIELDS
-    lapping[:, 2] = (lap + 1 - (lead - own)) / MAX_FIELDS
-    sl("tricks_won")[:, :P] = state.tricks_won[rows[:, None], abs_of] / TRICKS_PER_ROUND
-    hist = state.history.astype(np.intp)
-    flat = (rows[:, None] * NUM_CARD_TYPES + hist)[hist >= 0]
-    counts = np.bincount(flat, minlength=B * NUM_CARD_TYPES).reshape(B, NUM_CARD_TYPES)
-    sl("played")[:] = counts * _CARD_SCALE
-    voids = state.voids[rows[:, None], abs_of]
-    v = sl("voids").reshape(B, MAX_PLAYERS, NUM_SUITS)
-    for s_ in range(NUM_SUITS):
-        v[:, :P, s_] = (voids >> s_) & 1
-    ann = sl("announced").reshape(B, MAX_PLAYERS, 3)
-    a_rel = state.announced[rows[:, None], abs_of].astype(np.intp) + 1
-    ann[rows[:, None], seats[None, :], a_rel] = 1.0
-    sl("phase")[rows, state.phase] = 1.0
-    sl("pending")[rows, state.pending] = 1.0
+    lapping[:, 1] = (lap + 1 + rest.min(axis=1)) / MAX_FIELDS
+    lapping[:, 2] = (lap + 1 - rest.max(axis=1)) / MAX_FIELDS
+    per_seat("tricks_won", state.tricks_won[col, abs_of] / TRICKS_PER_ROUND)
+
+    hist = state.history.astype(np.int64)
+    tiki = np.bitwise_or.reduce(
+        np.left_shift(1, hist, where=(hist >= 0) & (hist < NUM_TIKI), out=np.zeros_like(hist)),
+        axis=1,
+    )
+    played = _card_counts(tiki.astype(np.uint64))
+    played[:, NUM_TIKI] = (hist == NUM_TIKI).sum(axis=1) / NUM_KANALOA
+    played[:, NUM_TIKI + 1] = (hist == NUM_TIKI + 1).sum(axis=1) / NUM_OCTOPUS
+    sl("played")[:] = played
+    per_seat("voids", _VOID_TABLE[state.voids[col, abs_of]], NUM_SUITS)
+    per_seat("announced", _ANNOUNCE_TABLE[state.announced[col, abs_of] + 1], 3)
+    sl("phase")[:] = np.eye(len(PHASE_NAMES), dtype=np.float32)[state.phase]
+    sl("pending")[:] = np.eye(len(PENDING_NAMES), dtype=np.float32)[state.pending]
     sl("round")[:, 0] = np.minimum((state.round - 1) / ROUND_SCALE, 1.0)
-    sl("trick_number")[:, 0] = state.trick_number / TRICKS_PER_ROUND
-    sl("ocean_cards")[:, 0] = state.present.sum(axis=1) / MAX_OCEAN_CARDS
-    sl("seats")[:, :P] = 1.0
+    sl("trick_number")[:, 0] = tn / TRICKS_PER_ROUND
+    sl("ocean_cards")[:, 0] = lap / (2 * MAX_OCEAN_CARDS)
+    sl("seats")[:] = np.arange(MAX_PLAYERS) < P
     sl("to_act")[:, 0] = (state.current_player == me) & (state.phase != Phase.GAME_OVER)
     return out
 
@@ -244,7 +278,15 @@ def decode(vector: np.ndarray) -> dict[str, object]:
     def cards(counts: np.ndarray) -> list[str]:
         return [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(int(round(counts[c])))]
 
-    trick = part["trick_cards"].reshape(MAX_PLAYERS, NUM_CARD_TYPES)
+    trick = part["trick"].reshape(MAX_PLAYERS, len(TRICK_FEATURES))
+
+    def trick_card(row: np.ndarray) -> str:
+        if row[6] > 0.5:
+            return "kanaloa"
+        if row[7] > 0.5:
+            return "octopus"
+        return f"{SUIT_NAMES[int(np.argmax(row[1:5]))]}-{int(round(row[5] * 11)) + 1}"
+
     route = []
     for k, row in enumerate(part["route"].reshape(MAX_FIELDS, len(FIELD_FEATURES))):
         if row[0] < 0.5:
@@ -255,7 +297,7 @@ def decode(vector: np.ndarray) -> dict[str, object]:
                 "color": SUIT_NAMES[int(np.argmax(row[1:5]))],
                 "dolphin": bool(row[5]),
                 "start": bool(row[6]),
-                "boats_rel": [r for r in range(MAX_PLAYERS) if row[7 + r] > 0.5],
+                "occupied": bool(row[7]),
             }
         )
 
@@ -266,13 +308,12 @@ def decode(vector: np.ndarray) -> dict[str, object]:
     seats = int(part["seats"].sum())
     return {
         "hand": cards(hand),
-        "trick": {
-            r: CARD_NAMES[int(np.argmax(trick[r]))] for r in range(seats) if trick[r].max() > 0.5
-        },
+        "trick": {r: trick_card(trick[r]) for r in range(seats) if trick[r][0] > 0.5},
         "trick_leader_rel": int(np.argmax(part["trick_leader"])),
         "lead_suit": onehot("lead_suit", SUIT_NAMES),
         "trump": onehot("trump", SUIT_NAMES),
         "route": route,
+        "boats_ahead_rel": (part["boats"][:seats] * MAX_FIELDS).round().astype(int).tolist(),
         "progress_rel": (part["progress"][:seats] * MAX_FIELDS).round().astype(int).tolist(),
         "lap_length": int(round(part["lapping"][0] * MAX_FIELDS)),
         "fields_to_lap_last": int(round(part["lapping"][1] * MAX_FIELDS)),
@@ -297,7 +338,6 @@ def decode(vector: np.ndarray) -> dict[str, object]:
         "ocean_cards": int(round(part["ocean_cards"][0] * MAX_OCEAN_CARDS)),
         "num_players": seats,
         "to_act": bool(part["to_act"][0] > 0.5),
-        "hand_size_max": HAND_SIZE,
     }
 
 

@@ -17,19 +17,47 @@ def field_present(state: State, idx: np.ndarray) -> np.ndarray:
     return np.repeat(state.present[idx], 2, axis=1)
 
 
+def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
+    """(b,) int64 bit set of the fields whose ocean card is still in the route."""
+    return state.present[idx] @ _slot_field_bits(state.config.route_cards)
+
+
+def _slot_field_bits(n: int) -> np.ndarray:
+    return np.array([3 << (2 * k) for k in range(n)], dtype=np.int64)
+
+
+def boat_bits(fields: np.ndarray) -> np.ndarray:
+    """(b, P) field indices -> (b, P) int64 one-bit sets."""
+    return np.left_shift(np.int64(1), fields.astype(np.int64))
+
+
+def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
+    """(b,) int64 bit set of fields some boat stands on (R6.1), not counting seat `exclude`."""
+    bits = boat_bits(state.boat_field[idx])
+    if exclude is not None:
+        bits[np.arange(len(idx)), exclude] = 0
+    return np.bitwise_or.reduce(bits, axis=1)
+
+
+def _rotate(x: np.ndarray, shift: np.ndarray, n: int) -> np.ndarray:
+    """Rotate n-bit sets right by `shift` (0..n): bit j of the result is bit (j + shift) % n."""
+    return ((x >> shift) | (x << (n - shift))) & ((1 << n) - 1)
+
+
+def _lowest_bit(x: np.ndarray) -> np.ndarray:
+    """Index of the lowest set bit of each positive int64 (< 2**53)."""
+    return np.frexp((x & -x).astype(np.float64))[1] - 1
+
+
+def _highest_bit(x: np.ndarray) -> np.ndarray:
+    """Index of the highest set bit of each positive int64 (< 2**53)."""
+    return np.frexp(x.astype(np.float64))[1] - 1
+
+
 def occupied_fields(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
     """(b, F) bool: some boat stands on the field (R6.1), not counting seat `exclude`."""
-    b = len(idx)
-    occ = np.zeros((b, state.config.route_fields), dtype=bool)
-    rows = np.arange(b)
-    fields = state.boat_field[idx]
-    for p in range(state.num_players):
-        if exclude is None:
-            occ[rows, fields[:, p]] = True
-        else:
-            keep = exclude != p
-            occ[rows[keep], fields[keep, p]] = True
-    return occ
+    bits = occupied_bits(state, idx, exclude)
+    return ((bits[:, None] >> np.arange(state.config.route_fields)) & 1).astype(bool)
 
 
 def occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
@@ -53,46 +81,40 @@ def move_forward(state: State, idx: np.ndarray, seat: np.ndarray) -> None:
     field it sails a whole lap (which then laps the last boat).
     """
     F = state.config.route_fields
-    b = len(idx)
-    rows = np.arange(b)
-    pos = state.boat_field[idx, seat].astype(np.intp)
-    offs = (pos[:, None] + np.arange(1, F + 1)) % F
-    pres = field_present(state, idx)[rows[:, None], offs]
-    occ = occupied_fields(state, idx, exclude=seat)[rows[:, None], offs]
-    k = np.argmax(pres & ~occ, axis=1)
-    state.boat_field[idx, seat] = offs[rows, k]
-    state.progress[idx, seat] += np.cumsum(pres, axis=1)[rows, k]
+    pos = state.boat_field[idx, seat].astype(np.int64)
+    pres = present_bits(state, idx)
+    free = pres & ~occupied_bits(state, idx, exclude=seat)
+    # Bit j of the rotated sets stands for the field j + 1 ahead of the boat.
+    j = _lowest_bit(_rotate(free, pos + 1, F))
+    sailed = _rotate(pres, pos + 1, F) & ((np.int64(2) << j) - 1)
+    state.boat_field[idx, seat] = (pos + 1 + j) % F
+    state.progress[idx, seat] += np.bitwise_count(sailed)
 
 
 def has_lapped(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(b,) bool: boat `seat` is more than one lap ahead of the last other boat (R9.2)."""
     prog = state.progress[idx]
-    others = prog.copy()
-    others[np.arange(len(idx)), seat] = np.iinfo(prog.dtype).max
-    last = others.min(axis=1)
-    return prog[np.arange(len(idx)), seat] - last > lap_length(state, idx)
+    rows = np.arange(len(idx))
+    own = prog[rows, seat]
+    prog[rows, seat] = np.iinfo(prog.dtype).max
+    return own - prog.min(axis=1) > lap_length(state, idx)
 
 
 def dolphin_eligible(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(b,) bool: boat `seat` stands on a dolphin with the fields behind and ahead free (R6.3)."""
+    """(b,) bool: boat `seat` stands on a dolphin with the fields behind and ahead free (R6.3).
+
+    "Behind" and "ahead" are the nearest fields still in the route.
+    """
     F = state.config.route_fields
-    rows = np.arange(len(idx))
-    pos = state.boat_field[idx, seat].astype(np.intp)
+    pos = state.boat_field[idx, seat].astype(np.int64)
     on_dolphin = state.config.deck.dolphin[state.route[idx, pos]]
-    out = np.zeros(len(idx), dtype=bool)
     if not on_dolphin.any():
-        return out
-    sub = np.flatnonzero(on_dolphin)
-    g, s, p, r = idx[sub], seat[sub], pos[sub], rows[: len(sub)]
-    pres = field_present(state, g)
-    occ = occupied_fields(state, g, exclude=s)
-    steps = np.arange(1, F)
-    ahead = (p[:, None] + steps) % F
-    behind = (p[:, None] - steps) % F
-    nxt = ahead[r, np.argmax(pres[r[:, None], ahead], axis=1)]
-    prv = behind[r, np.argmax(pres[r[:, None], behind], axis=1)]
-    out[sub] = ~occ[r, nxt] & ~occ[r, prv]
-    return out
+        return on_dolphin
+    pres = present_bits(state, idx)
+    occ = occupied_bits(state, idx, exclude=seat)
+    nxt = (pos + 1 + _lowest_bit(_rotate(pres, pos + 1, F))) % F
+    prv = (pos + _highest_bit(_rotate(pres, pos, F))) % F
+    return on_dolphin & (((occ >> nxt) & 1) == 0) & (((occ >> prv) & 1) == 0)
 
 
 def removable_ahead(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:

@@ -130,7 +130,7 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
     state.rewards[idx] = 0
     state.pending[idx] = Pending.NONE
     start_round(state, idx)
-    masks.refresh(state)
+    masks.refresh(state, idx)
 
 
 def deal(keys: np.ndarray, round_: np.ndarray, num_players: int) -> np.ndarray:

@@ -99,12 +99,17 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
     return a
 
 
+_PHASES = [ph for ph in Phase if ph != Phase.GAME_OVER]
+
+
 def _apply(s: State, a: np.ndarray) -> None:
     s.rewards[...] = 0
-    phase = s.phase
-    groups = [(ph, np.flatnonzero(phase == ph)) for ph in Phase if ph != Phase.GAME_OVER]
-    for ph, idx in groups:
-        if idx.size:
+    counts = np.bincount(s.phase, minlength=len(Phase))
+    if counts[Phase.PLAY] == s.batch_size:  # the common case: skip the index sets
+        _play_card(s, np.arange(s.batch_size), a)
+    else:
+        groups = [(ph, np.flatnonzero(s.phase == ph)) for ph in _PHASES if counts[ph]]
+        for ph, idx in groups:
             _HANDLERS[ph](s, idx, a[idx])
     masks.refresh(s)
 
