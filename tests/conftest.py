@@ -1,0 +1,62 @@
+"""Shared test set-up: import paths, hypothesis profiles, configs and a read-only guard.
+
+`tests/` is put on `sys.path` so test modules anywhere below it can
+`import reference` (the scalar rules reference) whether or not the test folders
+are packages. Hypothesis runs without deadlines (no timed assertions, CPU is
+shared) and derandomised, so CI is reproducible; `HYPOTHESIS_PROFILE=soak` runs
+many more examples.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from kanaloa_env.core import Config, State
+
+_TESTS = str(Path(__file__).resolve().parent)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
+
+settings.register_profile(
+    "default",
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "soak",
+    deadline=None,
+    max_examples=2000,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Every table size with and without the "announce no tricks" variant.
+CONFIGS = [Config(num_players=p, nil_announcement=v) for p in (3, 4, 5) for v in (False, True)]
+
+
+@pytest.fixture(
+    params=CONFIGS, ids=lambda c: f"P{c.num_players}{'-nil' if c.nil_announcement else ''}"
+)
+def any_config(request: pytest.FixtureRequest) -> Config:
+    """Each of 3/4/5 players, with and without the announce variant."""
+    return request.param
+
+
+def freeze(state: State) -> State:
+    """Mark every array of `state` read-only, so any write into it raises."""
+    for arr in state.arrays().values():
+        arr.flags.writeable = False
+    return state
+
+
+@pytest.fixture
+def read_only() -> Callable[[State], State]:
+    """`read_only(state)` freezes a state's arrays (pure functions must not write inputs)."""
+    return freeze
