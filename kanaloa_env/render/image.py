@@ -1,0 +1,636 @@
+"""Pictures of a Kanaloa table: `render_rgb(state, game=0, seat=None) -> (H, W, 3) uint8`.
+
+The picture shows what a player at the table sees: the oval route of ocean cards
+sailed clockwise (each card two coloured fields, dolphins drawn on their fields, the
+start field with waves; removed cards left as faint outlines), the boats in the
+player colours with their numbers, trump and the suit to follow, the current trick,
+a scoreboard (fields ahead of the last boat, tricks won this round, announcements)
+and one hand: the player to act's, or `seat`'s. Only that one hand is shown.
+
+Drawn with Pillow and its built-in font, so it works on a fresh machine; nothing is
+read from disk. The state is not modified.
+
+```python
+from kanaloa_env.core import Config, init
+from kanaloa_env.render.image import render_rgb, render_image
+img = render_rgb(init(Config(), 1, seed=0))      # (820, 1200, 3) uint8
+render_image(state).save("table.png")            # the same as a PIL image
+```
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from ..core.constants import (
+    ANNOUNCE,
+    CARD_RANK,
+    CARD_SUIT,
+    KANALOA,
+    NUM_TIKI,
+    OCTOPUS,
+    REMOVE_BASE,
+    SUIT_NAMES,
+    TRICKS_PER_ROUND,
+    Phase,
+)
+from ..core.state import State
+
+__all__ = [
+    "HEIGHT",
+    "PLAYER_COLORS",
+    "SUIT_COLORS",
+    "WIDTH",
+    "render_image",
+    "render_rgb",
+]
+
+WIDTH, HEIGHT = 1200, 840
+
+# Suit colours of the Tiki cards and ocean fields (R1.1): blue, red, green, turquoise.
+SUIT_COLORS: tuple[tuple[int, int, int], ...] = (
+    (31, 84, 196),
+    (206, 45, 45),
+    (46, 150, 62),
+    (38, 196, 200),
+)
+# Boat colours, chosen to stand out from every suit colour.
+PLAYER_COLORS: tuple[tuple[int, int, int], ...] = (
+    (255, 210, 0),
+    (245, 245, 245),
+    (255, 128, 16),
+    (232, 80, 214),
+    (40, 40, 40),
+)
+_SEA = (13, 44, 70)
+_LAGOON = (22, 66, 98)
+_PANEL = (10, 34, 54)
+_TEXT = (236, 240, 244)
+_DIM_TEXT = (150, 172, 190)
+_GOLD = (255, 204, 64)
+_KANALOA = (122, 72, 168)
+_OCTOPUS = (60, 60, 72)
+
+# Geometry of the route (in output pixels).
+_CX, _CY = 600, 306
+_RX, _RY = 520, 244  # the ring's centre line
+_RING = 62  # width of the ring
+_CARD_GAP = 7  # between ocean cards, along the ring
+_CARD_W, _CARD_H = 62, 90
+_GLYPH_SHIFT, _BOAT_SHIFT = 20, -16  # px along the ring from a field's centre
+
+
+@lru_cache(maxsize=32)
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """Pillow's built-in font at `size` px (a bitmap font on Pillow < 10.1)."""
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1 has no sizes for the default font
+        return ImageFont.load_default()
+
+
+class _Canvas:
+    """An ImageDraw at `scale` times the output size (drawn large, then shrunk: smooth edges)."""
+
+    def __init__(self, scale: int) -> None:
+        self.s = scale
+        self.img = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), _SEA)
+        self.d = ImageDraw.Draw(self.img)
+
+    def pts(self, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [(x * self.s, y * self.s) for x, y in points]
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, ...]:
+        return (x0 * self.s, y0 * self.s, x1 * self.s, y1 * self.s)
+
+    def polygon(self, points: list[tuple[float, float]], fill=None, outline=None, width=1) -> None:
+        self.d.polygon(self.pts(points), fill=fill, outline=outline, width=max(1, width * self.s))
+
+    def line(self, points: list[tuple[float, float]], fill, width: float = 1) -> None:
+        self.d.line(self.pts(points), fill=fill, width=max(1, round(width * self.s)), joint="curve")
+
+    def rect(self, x0, y0, x1, y1, fill=None, outline=None, width=1, radius=0) -> None:
+        self.d.rounded_rectangle(
+            self.box(x0, y0, x1, y1),
+            radius=radius * self.s,
+            fill=fill,
+            outline=outline,
+            width=max(1, width * self.s),
+        )
+
+    def ellipse(self, x0, y0, x1, y1, fill=None, outline=None, width=1) -> None:
+        self.d.ellipse(self.box(x0, y0, x1, y1), fill=fill, outline=outline, width=width * self.s)
+
+    def text(self, xy, text: str, size: int, fill=_TEXT, anchor: str = "la") -> None:
+        self.d.text(
+            (xy[0] * self.s, xy[1] * self.s),
+            text,
+            font=_font(size * self.s),
+            fill=fill,
+            anchor=anchor,
+        )
+
+    def text_width(self, text: str, size: int) -> float:
+        return self.d.textlength(text, font=_font(size * self.s)) / self.s
+
+    def result(self) -> Image.Image:
+        if self.s == 1:
+            return self.img
+        return self.img.reduce(self.s)  # box filter: fast and smooth enough
+
+
+# ---- the oval route ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _ring_table(n: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+    """Angles and cumulative arc length (0..1) along the ring's centre ellipse."""
+    t = np.linspace(-math.pi / 2, 3 * math.pi / 2, n + 1)
+    x, y = _RX * np.cos(t), _RY * np.sin(t)
+    seg = np.hypot(np.diff(x), np.diff(y))
+    s = np.concatenate([[0.0], np.cumsum(seg)])
+    return t, s / s[-1]
+
+
+def _angle_at(u: float) -> float:
+    """Ellipse angle at arc-length fraction `u` (0 = top centre, growing clockwise)."""
+    t, s = _ring_table()
+    return float(np.interp(u % 1.0, s, t))
+
+
+def _ring_point(t: float, off: float = 0.0) -> tuple[float, float]:
+    """Point at angle `t` on the centre line, moved `off` px outward along the normal."""
+    x, y = _RX * math.cos(t), _RY * math.sin(t)
+    nx, ny = _RY * math.cos(t), _RX * math.sin(t)  # outward normal of the ellipse
+    n = math.hypot(nx, ny)
+    return _CX + x + off * nx / n, _CY + y + off * ny / n
+
+
+def _tangent(t: float) -> tuple[float, float]:
+    dx, dy = -_RX * math.sin(t), _RY * math.cos(t)
+    n = math.hypot(dx, dy)
+    return dx / n, dy / n
+
+
+def _segment(u0: float, u1: float, inner: float, outer: float) -> list[tuple[float, float]]:
+    """Polygon of the ring between arc fractions u0..u1 and offsets inner..outer."""
+    us = np.linspace(u0, u1, 12)
+    ts = [_angle_at(u) for u in us]
+    return [_ring_point(t, outer) for t in ts] + [_ring_point(t, inner) for t in reversed(ts)]
+
+
+def _slot_geometry(num_slots: int) -> list[tuple[float, float, float]]:
+    """Per slot: arc fractions where its first field starts, its fields meet, it ends."""
+    perim = _perimeter()
+    gap = _CARD_GAP / perim / 2
+    out = []
+    for n in range(num_slots):
+        u0, u1 = n / num_slots, (n + 1) / num_slots
+        out.append((u0 + gap, (u0 + u1) / 2, u1 - gap))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _perimeter() -> float:
+    x = _RX * np.cos(np.linspace(0, 2 * math.pi, 4097))
+    y = _RY * np.sin(np.linspace(0, 2 * math.pi, 4097))
+    return float(np.hypot(np.diff(x), np.diff(y)).sum())
+
+
+def _dolphin(c: _Canvas, x: float, y: float, size: float, fill=(255, 255, 255)) -> None:
+    """A leaping dolphin (side view) centred on (x, y), `size` px long."""
+    k = size / 2
+    body = [
+        (-1.0, 0.25), (-0.8, 0.05), (-0.45, -0.22), (-0.05, -0.38), (0.1, -0.72), (0.28, -0.38),
+        (0.55, -0.28), (0.8, -0.12), (1.0, -0.1), (0.82, 0.02), (0.55, 0.1), (0.2, 0.16),
+        (0.05, 0.42), (-0.1, 0.18), (-0.5, 0.22), (-0.78, 0.35), (-1.0, 0.6), (-0.92, 0.3),
+    ]  # fmt: skip
+    c.polygon([(x + k * px, y + k * py) for px, py in body], fill=fill, outline=(20, 30, 40))
+
+
+def _waves(c: _Canvas, x: float, y: float, size: float) -> None:
+    """Three wave lines: the start field (R1.3, 'waves')."""
+    k = size / 2
+    for dy in (-0.4, 0.0, 0.4):
+        pts = [
+            (x + k * (-1 + i / 8), y + k * (dy + 0.13 * math.sin(i / 8 * 2 * math.pi * 1.5)))
+            for i in range(17)
+        ]
+        c.line(pts, fill=(255, 255, 255), width=2)
+
+
+def _boat(c: _Canvas, x: float, y: float, seat: int, size: float = 40, ring=None) -> None:
+    """A boat centred on (x, y) in the seat's colour, the seat number on its hull.
+
+    `ring` draws a halo of that colour (the player to act).
+    """
+    k = size / 2
+    color = PLAYER_COLORS[seat]
+    dark = (20, 20, 20) if sum(color) > 200 else (220, 220, 220)
+    if ring is not None:
+        c.ellipse(x - k * 1.3, y - k * 1.3, x + k * 1.3, y + k * 1.3, outline=ring, width=3)
+    c.line([(x, y), (x, y - 0.95 * k)], fill=dark, width=max(1.0, size / 25))
+    sail = [
+        (x + 0.07 * k, y - 0.95 * k),
+        (x + 0.07 * k, y - 0.05 * k),
+        (x + 0.75 * k, y - 0.05 * k),
+    ]
+    c.polygon(sail, fill=(250, 250, 250), outline=dark, width=1)
+    jib = [(x - 0.07 * k, y - 0.8 * k), (x - 0.07 * k, y - 0.05 * k), (x - 0.6 * k, y - 0.05 * k)]
+    c.polygon(jib, fill=(250, 250, 250), outline=dark, width=1)
+    hull = [(x - k, y), (x + k, y), (x + 0.7 * k, y + 0.85 * k), (x - 0.7 * k, y + 0.85 * k)]
+    c.polygon(hull, fill=color, outline=dark, width=1)
+    text_fill = (255, 255, 255) if sum(color) < 300 else dark
+    c.text((x, y + 0.45 * k), str(seat), int(size * 0.46), fill=text_fill, anchor="mm")
+
+
+def _draw_route(c: _Canvas, state: State, g: int, removable: dict[int, int]) -> None:
+    cfg = state.config
+    deck = cfg.deck
+    N = cfg.route_cards
+    geo = _slot_geometry(N)
+    inner, outer = -_RING / 2, _RING / 2
+    # Sailing direction: chevrons on the lagoon side of the ring, pointing clockwise.
+    for j in range(8):
+        t = _angle_at((j + 0.5) / 8)
+        px, py = _ring_point(t, inner - 16)
+        tx, ty = _tangent(t)
+        nx, ny = -ty, tx
+        c.polygon(
+            [(px + 7 * tx, py + 7 * ty), (px - 5 * tx + 5 * nx, py - 5 * ty + 5 * ny),
+             (px - 5 * tx - 5 * nx, py - 5 * ty - 5 * ny)],
+            fill=(70, 120, 160),
+        )  # fmt: skip
+    for n in range(N):
+        u0, um, u1 = geo[n]
+        if not state.present[g, n]:
+            c.polygon(_segment(u0, u1, inner, outer), fill=None, outline=(44, 82, 112), width=1)
+            continue
+        codes = state.route[g, 2 * n : 2 * n + 2]
+        for side, (a, b) in enumerate(((u0, um), (um, u1))):
+            code = int(codes[side])
+            c.polygon(_segment(a, b, inner, outer), fill=SUIT_COLORS[int(deck.color[code])])
+            # Glyphs sit in the front part of a field, a boat in the back: both stay visible.
+            gx, gy = _ring_point(_angle_at((a + b) / 2 + _GLYPH_SHIFT / _perimeter()), 4)
+            if deck.dolphin[code]:
+                _dolphin(c, gx, gy - 1, 30)
+            if deck.start[code]:
+                _waves(c, gx, gy, 30)
+        c.line(
+            [_ring_point(_angle_at(um), inner), _ring_point(_angle_at(um), outer)],
+            fill=(14, 30, 44),
+            width=1.5,
+        )
+        highlight = n in removable
+        c.polygon(
+            _segment(u0, u1, inner, outer),
+            outline=_GOLD if highlight else (14, 30, 44),
+            width=4 if highlight else 2,
+        )
+        # The card's id outside the ring (ids appear in removal choices of the terminal game).
+        lx, ly = _ring_point(_angle_at((u0 + u1) / 2), outer + 14)
+        label = f"#{int(codes[0]) // 2}"
+        if highlight:
+            label = f"{removable[n]}: {label}"
+        c.text((lx, ly), label, 13, fill=_GOLD if highlight else _DIM_TEXT, anchor="mm")
+
+
+def _draw_boats(c: _Canvas, state: State, g: int) -> None:
+    P = state.num_players
+    N = state.config.route_cards
+    geo = _slot_geometry(N)
+    to_act = int(state.current_player[g])
+    by_field: dict[int, list[int]] = {}
+    for p in range(P):
+        by_field.setdefault(int(state.boat_field[g, p]), []).append(p)
+    for f, seats in by_field.items():
+        u0, um, u1 = geo[f // 2]
+        uf = (u0 + um) / 2 if f % 2 == 0 else (um + u1) / 2
+        t = _angle_at(uf)
+        if len(seats) == 1:
+            x, y = _ring_point(_angle_at(uf + _BOAT_SHIFT / _perimeter()), -2)
+            _boat(c, x, y + 2, seats[0], 38, ring=_GOLD if seats[0] == to_act else None)
+            continue
+        # Boats sharing the start field (R2.3) wait in a tidy grid on its lagoon side:
+        # wide where the ring runs across the picture, tall where it runs down.
+        n = len(seats)
+        nx, ny = _tangent(t)[1], -_tangent(t)[0]  # unit normal (sign irrelevant below)
+        cols = min(n, 3) if abs(ny) > abs(nx) else min(n, 2)
+        rows = -(-n // cols)
+        w, h = 34 * cols, 36 * rows
+        reach = abs(nx) * w / 2 + abs(ny) * h / 2  # the grid's half-extent along the normal
+        gx, gy = _ring_point(t, -_RING / 2 - 6 - reach)
+        c.line([_ring_point(t, -_RING / 2 + 4), (gx, gy)], fill=_TEXT, width=2)
+        for j, p in enumerate(seats):
+            row, col = divmod(j, cols)
+            x = gx + (col - (cols - 1) / 2) * 34
+            y = gy + (row - (rows - 1) / 2) * 36
+            _boat(c, x, y + 3, p, 32, ring=_GOLD if p == to_act else None)
+
+
+# ---- cards ------------------------------------------------------------------------
+
+
+def _card(
+    c: _Canvas, x: float, y: float, card: int, w: float = _CARD_W, h: float = _CARD_H
+) -> None:
+    """A play card with its top-left corner at (x, y)."""
+    if card < NUM_TIKI:
+        fill = SUIT_COLORS[int(CARD_SUIT[card])]
+    else:
+        fill = _KANALOA if card == KANALOA else _OCTOPUS
+    r = 8 if w >= 50 else 4
+    c.rect(x + 3, y + 4, x + w + 3, y + h + 4, fill=(5, 18, 30), radius=r)  # shadow
+    c.rect(
+        x, y, x + w, y + h, fill=fill, outline=(255, 255, 255), width=2 if w >= 50 else 1, radius=r
+    )
+    if w < 50:  # a small card: the value or the special's initial only
+        label = str(int(CARD_RANK[card]) + 1) if card < NUM_TIKI else "KO"[card - KANALOA]
+        c.text((x + w / 2, y + h / 2 + 1), label, int(h * 0.45), anchor="mm")
+    elif card < NUM_TIKI:
+        value = str(int(CARD_RANK[card]) + 1)
+        c.text((x + w / 2, y + h / 2 + 2), value, int(h * 0.42), anchor="mm")
+        c.text((x + 6, y + 4), value, 13)
+        c.text((x + w / 2, y + h - 11), SUIT_NAMES[int(CARD_SUIT[card])], 11, anchor="mm")
+    elif card == KANALOA:
+        c.ellipse(
+            x + w / 2 - 17, y + h / 2 - 21, x + w / 2 + 17, y + h / 2 + 13, outline=_GOLD, width=3
+        )
+        c.text((x + w / 2, y + h / 2 - 4), "K", 24, fill=_GOLD, anchor="mm")
+        c.text((x + w / 2, y + h - 11), "kanaloa", 11, anchor="mm")
+    else:
+        cx, cy = x + w / 2, y + h / 2 - 8
+        for j in range(8):  # eight arms
+            a = math.pi * (0.15 + 0.7 * j / 7)
+            c.line(
+                [(cx, cy), (cx + 20 * math.cos(a), cy + 24 * math.sin(a))],
+                fill=(190, 120, 220),
+                width=3,
+            )
+        c.ellipse(cx - 13, cy - 15, cx + 13, cy + 9, fill=(190, 120, 220))
+        c.text((x + w / 2, y + h - 11), "octopus", 11, anchor="mm")
+
+
+def _hand_cards(word: int) -> list[int]:
+    """Card types of a hand bit set in canonical (suit, value) order, specials last."""
+    cards = [k for k in range(NUM_TIKI) if word >> k & 1]
+    cards += [KANALOA] * bin(word >> NUM_TIKI & 0b111).count("1")
+    cards += [OCTOPUS] * bin(word >> (NUM_TIKI + 3) & 0b11).count("1")
+    return cards
+
+
+# ---- panels -----------------------------------------------------------------------
+
+_PHASE_TEXT = {
+    Phase.ANNOUNCE: "announce no tricks?",
+    Phase.PLAY: "play a card",
+    Phase.REMOVE_OCTOPUS: "remove an ocean card (octopus)",
+    Phase.REMOVE_ROUND_END: "remove an ocean card (round end)",
+    Phase.DOLPHIN: "take the dolphin move?",
+}
+
+
+def _badge(c: _Canvas, x: float, y: float, title: str, suit: int, outline) -> None:
+    """A suit badge centred on (x, y): a title over the suit's name, in its colour."""
+    c.rect(
+        x - 62, y - 22, x + 62, y + 22, fill=SUIT_COLORS[suit], outline=outline, width=3, radius=10
+    )
+    c.text((x, y - 11), title, 12, anchor="mm")
+    c.text((x, y + 8), SUIT_NAMES[suit], 17, anchor="mm")
+
+
+def _draw_center(c: _Canvas, state: State, g: int) -> None:
+    P = state.num_players
+    phase = Phase(int(state.phase[g]))
+    c.ellipse(_CX - 380, _CY - 175, _CX + 380, _CY + 175, fill=_LAGOON)
+    trick_no = int(state.trick_number[g])
+    # Round and trick in the top-left corner, outside the oval.
+    c.text((18, 14), f"Round {int(state.round[g])}", 24)
+    c.text(
+        (18, 46),
+        f"trick {min(trick_no + 1, TRICKS_PER_ROUND)} of {TRICKS_PER_ROUND}",
+        16,
+        fill=_DIM_TEXT,
+    )
+    # Trump (R8.2) left of the trick, the suit to follow (R4.2) right of it.
+    _badge(c, _CX - 285, _CY - 8, "TRUMP", int(state.trump[g]), _GOLD)
+    # Name the boat that sets trump, while it still does: a move (dolphin, removal
+    # phases) may come after this trick's trump was fixed (R5.5).
+    if phase in (Phase.PLAY, Phase.ANNOUNCE):
+        prog = state.progress[g]
+        caption = (
+            f"field of leading boat {int(np.argmax(prog))}"
+            if prog.max() > prog.min()
+            else "all boats on the start field"
+        )
+        c.text((_CX - 285, _CY + 26), caption, 11, fill=_DIM_TEXT, anchor="mm")
+    if phase == Phase.GAME_OVER:
+        _draw_game_over(c, state, g)
+        return
+    in_trick = int(state.num_played[g]) - trick_no * state.num_players
+    if state.lead_suit[g] >= 0 and in_trick > 0 and trick_no < TRICKS_PER_ROUND:
+        _badge(c, _CX + 285, _CY - 8, "FOLLOW", int(state.lead_suit[g]), (255, 255, 255))
+    # The current trick, in play order from its leader.
+    leader = int(state.leader[g])
+    start = trick_no * P
+    n = int(state.num_played[g]) - start
+    cards = [int(x) for x in state.history[g, start : start + n]] if trick_no < 8 else []
+    slot_w = _CARD_W + 16
+    x0 = _CX - (P * slot_w - 16) / 2
+    y0 = _CY - 48
+    for j in range(P):
+        p = (leader + j) % P
+        x = x0 + j * slot_w
+        c.text((x + _CARD_W / 2, y0 - 10), f"P{p}" + (" leads" if j == 0 else ""), 13,
+               fill=PLAYER_COLORS[p] if p != 4 else _TEXT, anchor="mm")  # fmt: skip
+        if j < len(cards):
+            _card(c, x, y0, cards[j])
+        else:
+            c.rect(x, y0, x + _CARD_W, y0 + _CARD_H, outline=(60, 100, 130), width=2, radius=8)
+    # Who acts and what.
+    p = int(state.current_player[g])
+    c.text((_CX, _CY + 70), f"Player {p} to act: {_PHASE_TEXT[phase]}", 19, anchor="mm",
+           fill=PLAYER_COLORS[p] if p != 4 else _TEXT)  # fmt: skip
+    won = ", ".join(f"P{q}: {int(state.tricks_won[g, q])}" for q in range(P))
+    c.text((_CX, _CY + 98), f"tricks this round   {won}", 14, fill=_DIM_TEXT, anchor="mm")
+    if n == 0 and trick_no > 0:
+        # The trick just taken, in play order; its winner leads now (R3.3).
+        last = [int(x) for x in state.history[g, start - P : start]]
+        label = f"last trick, won by P{leader}:"
+        lw = c.text_width(label, 13)
+        x = _CX - (lw + 8 + P * 34) / 2
+        c.text((x, _CY + 136), label, 13, fill=_DIM_TEXT, anchor="lm")
+        for j, card in enumerate(last):
+            _card(c, x + lw + 8 + j * 34, _CY + 117, card, 30, 40)
+
+
+def _draw_game_over(c: _Canvas, state: State, g: int) -> None:
+    if state.terminated[g]:
+        w = int(state.winner[g])
+        msg = f"Player {w} laps the last boat and wins!"
+        _boat(c, _CX, _CY - 10, w, 64)
+    else:
+        msg = f"Game stopped after {int(state.round[g])} rounds (no winner, R9.4)"
+    c.rect(_CX - 270, _CY + 40, _CX + 270, _CY + 90, fill=_GOLD, radius=12)
+    c.text((_CX, _CY + 65), msg, 22, fill=(20, 20, 20), anchor="mm")
+
+
+def _draw_scoreboard(c: _Canvas, state: State, g: int, x0: float, y0: float) -> None:
+    P = state.num_players
+    prog = state.progress[g].astype(np.int64)
+    last = int(prog.min())
+    lap = 2 * int(state.present[g].sum())
+    c.rect(x0, y0, WIDTH - 14, HEIGHT - 14, fill=_PANEL, radius=12)
+    c.text((x0 + 16, y0 + 12), f"Boats   (lap = {lap} fields; more than a lap ahead wins)", 14)
+    cols = (x0 + 16, x0 + 80, x0 + 190, x0 + 270)
+    for x, h in zip(cols[1:], ("ahead of last", "tricks", "announced"), strict=True):
+        c.text((x, y0 + 38), h, 13, fill=_DIM_TEXT)
+    lead = int(np.argmax(prog))
+    for p in range(P):
+        y = y0 + 66 + p * 27
+        _boat(c, cols[0] + 14, y + 6, p, 26)
+        ahead = int(prog[p]) - last
+        bar = min(1.0, ahead / max(lap, 1))
+        c.rect(cols[1], y, cols[1] + 90, y + 14, outline=(70, 110, 140), width=1, radius=3)
+        if bar > 0:
+            c.rect(cols[1], y, cols[1] + 90 * bar, y + 14, fill=PLAYER_COLORS[p], radius=3)
+        c.text((cols[1] + 96, y + 7), str(ahead), 13, anchor="lm")
+        c.text((cols[2] + 20, y + 7), str(int(state.tricks_won[g, p])), 14, anchor="mm")
+        ann = int(state.announced[g, p])
+        c.text((cols[3] + 30, y + 7), {-1: "-", 0: "no", 1: "YES"}[ann], 13, anchor="mm")
+        if p == lead and ahead > 0:
+            c.text((cols[3] + 62, y + 7), "lead", 12, fill=_GOLD, anchor="lm")
+
+
+def _draw_hand(c: _Canvas, state: State, g: int, seat: int | None, y0: float, width: float) -> None:
+    c.rect(14, y0, width, HEIGHT - 14, fill=_PANEL, radius=12)
+    if seat is None:
+        P = state.num_players
+        order = np.argsort(-state.progress[g].astype(np.int64), kind="stable")
+        c.text((30, y0 + 12), "Final positions (fields ahead of the last boat)", 16)
+        last = int(state.progress[g].min())
+        for r, p in enumerate(order[:P]):
+            y = y0 + 46 + r * 28
+            _boat(c, 48, y + 6, int(p), 26)
+            c.text(
+                (70, y + 7),
+                f"{r + 1}.  player {int(p)}   {int(state.progress[g, p]) - last}",
+                15,
+                anchor="lm",
+            )
+        return
+    to_act = int(state.current_player[g])
+    own_turn = seat == to_act
+    title = f"Hand of player {seat}" + ("  (to act)" if own_turn else "")
+    c.text((30, y0 + 12), title, 16, fill=PLAYER_COLORS[seat] if seat != 4 else _TEXT)
+    cards = _hand_cards(int(state.hands[g, seat]))
+    if not cards:
+        c.text((30, y0 + 60), "no cards left this round", 14, fill=_DIM_TEXT)
+    legal = state.legal[g]
+    play_phase = own_turn and state.phase[g] == Phase.PLAY
+    step = min(_CARD_W + 12, (width - 60 - _CARD_W) / max(len(cards) - 1, 1))
+    for j, card in enumerate(cards):
+        x = 30 + j * step
+        ok = not play_phase or bool(legal[card])
+        _card(c, x, y0 + 44 if ok or not play_phase else y0 + 56, card)
+        if play_phase and not ok:
+            # Cards that may not be played now (R4.3) are greyed out.
+            c.rect(
+                x,
+                y0 + 56,
+                x + _CARD_W,
+                y0 + 56 + _CARD_H,
+                fill=None,
+                outline=(0, 0, 0),
+                width=1,
+                radius=8,
+            )
+    if play_phase:
+        c.text((30, HEIGHT - 30), "raised cards may be played now", 12, fill=_DIM_TEXT)
+    elif own_turn and state.phase[g] in (Phase.ANNOUNCE, Phase.DOLPHIN):
+        names = (
+            ("announce", "do not announce")
+            if state.phase[g] == Phase.ANNOUNCE
+            else ("take", "decline")
+        )
+        c.text((30, HEIGHT - 30), f"choices: {names[0]} / {names[1]}", 13, fill=_GOLD)
+
+
+def _grey_illegal(
+    img: Image.Image, state: State, g: int, seat: int, y0: float, width: float
+) -> None:
+    """Darken the hand's cards that may not be played now (R4.3), after drawing."""
+    if seat != int(state.current_player[g]) or state.phase[g] != Phase.PLAY:
+        return
+    cards = _hand_cards(int(state.hands[g, seat]))
+    step = min(_CARD_W + 12, (width - 60 - _CARD_W) / max(len(cards) - 1, 1))
+    arr = np.asarray(img).copy()
+    for j, card in enumerate(cards):
+        if state.legal[g, card]:
+            continue
+        x = int(30 + j * step)
+        y = int(y0 + 56)
+        region = arr[y : y + _CARD_H + 1, x : x + _CARD_W + 1]
+        region[...] = (region * 0.45 + np.array(_PANEL) * 0.55).astype(np.uint8)
+    img.paste(Image.fromarray(arr))
+
+
+def render_image(
+    state: State, game: int = 0, seat: int | None = None, supersample: int = 2
+) -> Image.Image:
+    """The table of game `game` as a PIL RGB image of `WIDTH` x `HEIGHT` pixels.
+
+    Args:
+        state: a batch of games; not modified.
+        game: which game of the batch.
+        seat: whose hand to show; default the player to act (none once the game is
+            over: then the final positions are shown).
+        supersample: draw this many times larger and shrink (1 = faster, jagged edges).
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)):
+        raise TypeError(f"game must be an int, got {type(game).__name__}")
+    if not 0 <= game < state.batch_size:
+        raise ValueError(f"game must be in 0..{state.batch_size - 1}, got {game}")
+    P = state.num_players
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P
+    ):
+        raise ValueError(f"seat must be None or an int in 0..{P - 1}, got {seat!r}")
+    if supersample not in (1, 2, 3, 4):
+        raise ValueError(f"supersample must be 1..4, got {supersample!r}")
+    g = int(game)
+    to_act = int(state.current_player[g])
+    shown = seat if seat is not None else (to_act if to_act >= 0 else None)
+    removable: dict[int, int] = {}
+    if state.phase[g] in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
+        from ..records import ocean_card_ahead  # the same action -> card map as the text views
+
+        for a in np.flatnonzero(state.legal[g, REMOVE_BASE:ANNOUNCE]) + REMOVE_BASE:
+            slot, _ = ocean_card_ahead(state, int(a), g)
+            removable[slot] = int(a) - REMOVE_BASE
+    c = _Canvas(supersample)
+    _draw_center(c, state, g)
+    _draw_route(c, state, g, removable)
+    _draw_boats(c, state, g)
+    hand_w = 790
+    panel_y = 616
+    _draw_hand(c, state, g, shown, panel_y, hand_w)
+    _draw_scoreboard(c, state, g, hand_w + 12, panel_y)
+    img = c.result()
+    if shown is not None:
+        _grey_illegal(img, state, g, shown, panel_y, hand_w)
+    return img
+
+
+def render_rgb(state: State, game: int = 0, seat: int | None = None) -> np.ndarray:
+    """The table of game `game` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
+
+    What `render_mode="rgb_array"` returns. See `render_image` for the arguments.
+    """
+    return np.asarray(render_image(state, game, seat), dtype=np.uint8)
