@@ -277,3 +277,8 @@ def hands_for(winner: int, num_players: int = 4, cards: int = 2) -> list[list[st
         else:
             out.append([next(pool) for _ in range(cards)])
     return out
+
+
+def first_legal(state: State) -> int:
+    """The lowest legal action of game 0 (a deterministic 'any legal choice')."""
+    return int(np.flatnonzero(state.legal[0])[0])
