@@ -108,8 +108,6 @@ OBS_DIM: int = _o
 _CARD_SCALE = np.ones(NUM_CARD_TYPES, dtype=np.float32)
 _CARD_SCALE[NUM_TIKI] = 1.0 / NUM_KANALOA
 _CARD_SCALE[NUM_TIKI + 1] = 1.0 / NUM_OCTOPUS
-# Bits of a byte as 8 floats: the hand's 53 bits unpack with one gather.
-_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
 # TRICK_FEATURES of card type c at row c + 1; row 0 is "no card".
 _TRICK_TABLE = np.zeros((NUM_CARD_TYPES + 1, len(TRICK_FEATURES)), dtype=np.float32)
 for _c in range(NUM_CARD_TYPES):
@@ -140,16 +138,60 @@ def _field_table(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray)
 
 
 _FIELD_TABLES: dict[int, np.ndarray] = {}
+_EYE5 = np.eye(MAX_PLAYERS, dtype=np.float32)
+_SUIT_ROWS = np.eye(NUM_SUITS + 1, NUM_SUITS, dtype=np.float32)  # row -1 (the last) = no suit
+_PHASE_ROWS = np.eye(len(PHASE_NAMES), dtype=np.float32)
+_PENDING_ROWS = np.eye(len(PENDING_NAMES), dtype=np.float32)
+# Hand-word bits of a played card type (Tiki only; index 0 is "no card").
+_PLAYED_WORD = np.array([0] + [1 << c for c in range(NUM_TIKI)] + [0, 0], dtype=np.uint64)
+# Words with the first k Kanaloa / octopus bits set: counts go through the same unpacking.
+_KANALOA_FILL = np.array([((1 << k) - 1) << NUM_TIKI for k in range(NUM_KANALOA + 1)], np.uint64)
+_OCTOPUS_FILL = np.array(
+    [((1 << k) - 1) << (NUM_TIKI + NUM_KANALOA) for k in range(NUM_OCTOPUS + 1)], np.uint64
+)
+_PER_SEAT = [
+    (n, w)
+    for n, w in (
+        ("trick", len(TRICK_FEATURES)),
+        ("boats", 1),
+        ("progress", 1),
+        ("tricks_won", 1),
+        ("voids", NUM_SUITS),
+        ("announced", 3),
+    )
+]
+
+
+def _padding_columns(num_players: int) -> np.ndarray:
+    """Columns of the per-seat slices that belong to seats past the table size."""
+    cols = []
+    for name, width in _PER_SEAT:
+        a, _ = OFFSETS[name]
+        cols += range(a + num_players * width, a + MAX_PLAYERS * width)
+    return np.array(cols, dtype=np.intp)
+
+
+_PAD_COLS = {p: _padding_columns(p) for p in range(3, MAX_PLAYERS + 1)}
+_ROTATIONS = {p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(3, MAX_PLAYERS + 1)}
+_SEAT_ROWS = {p: (np.arange(MAX_PLAYERS) < p).astype(np.float32) for p in range(3, MAX_PLAYERS + 1)}
 
 
 def _card_counts(words: np.ndarray) -> np.ndarray:
-    """(b,) uint64 hand bit sets -> (b, 50) float32 card-type values (see `hand`)."""
+    """(n,) uint64 hand bit sets -> (n, 50) float32 card-type values (see `hand`)."""
     w = words.astype("<u8", copy=False)
-    bits = _BYTE_BITS[w.view(np.uint8).reshape(-1, 8)].reshape(-1, 64)
-    out = bits[:, :NUM_CARD_TYPES].copy()
-    out[:, NUM_TIKI] = bits[:, 48:51].sum(axis=1) / NUM_KANALOA
-    out[:, NUM_TIKI + 1] = bits[:, 51:53].sum(axis=1) / NUM_OCTOPUS
+    bits = np.unpackbits(w.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    out = bits[:, :NUM_CARD_TYPES].astype(np.float32)
+    out[:, NUM_TIKI] = bits[:, 48:51].sum(axis=1) * (1.0 / NUM_KANALOA)
+    out[:, NUM_TIKI + 1] = bits[:, 51:53].sum(axis=1) * (1.0 / NUM_OCTOPUS)
     return out
+
+
+def _slice(name: str) -> slice:
+    a, b = OFFSETS[name]
+    return slice(a, b)
+
+
+_S = {name: _slice(name) for name in OFFSETS}
 
 
 def observe(
@@ -178,86 +220,96 @@ def observe(
         out = np.empty((B, OBS_DIM), dtype=np.float32)
     elif out.shape != (B, OBS_DIM) or out.dtype != np.float32:
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
+    S = _S
+    # Gathers go through np.take on flat indices: much faster than 2-d fancy indexing.
     rows = np.arange(B)
     col = rows[:, None]
-    abs_of = (me[:, None] + np.arange(P)) % P  # (B, P) absolute seat of each relative seat
+    # Integer % is slow in numpy; seat rotations come from small tables instead.
+    rot = _ROTATIONS[P]
+    abs_of = np.take(rot, me, axis=0)  # (B, P) absolute seat of each relative seat
+    leader_rel = state.leader - me
+    leader_rel += P * (leader_rel < 0)
+    by_rel = col * P + abs_of  # flat index of (game, absolute seat) per relative seat
+    if P < MAX_PLAYERS:
+        out[:, _PAD_COLS[P]] = 0.0
 
-    def sl(name: str) -> np.ndarray:
-        a, b = OFFSETS[name]
-        return out[:, a:b]
-
-    def per_seat(name: str, values: np.ndarray, width: int = 1) -> None:
-        """Write (B, P, width) values and zero the padding seats P..4."""
-        dst = sl(name).reshape(B, MAX_PLAYERS, width)
-        dst[:, :P] = values.reshape(B, P, width)
-        dst[:, P:] = 0.0
-
-    sl("hand")[:] = _card_counts(state.hands[rows, me])
+    # Own hand and the cards played this round, unpacked together.
+    hist = state.history
+    H = hist.shape[1]
+    words = np.empty((B, 2), dtype=np.uint64)
+    words[:, 0] = np.take(state.hands, rows * P + me)
+    words[:, 1] = np.bitwise_or.reduce(np.take(_PLAYED_WORD, hist + 1), axis=1)
+    words[:, 1] |= np.take(_KANALOA_FILL, (hist == NUM_TIKI).sum(axis=1))
+    words[:, 1] |= np.take(_OCTOPUS_FILL, (hist == NUM_TIKI + 1).sum(axis=1))
+    counts = _card_counts(words.reshape(-1)).reshape(B, 2, NUM_CARD_TYPES)
+    out[:, S["hand"]] = counts[:, 0]
+    out[:, S["played"]] = counts[:, 1]
 
     # The card each relative seat played to the current trick (play order j from the leader).
     tn = state.trick_number.astype(np.intp)
-    n_in_trick = state.num_played.astype(np.intp) - tn * P
-    order = (abs_of - state.leader[:, None]) % P
-    slot = np.minimum(tn[:, None] * P + order, state.history.shape[1] - 1)
-    cards = np.where(order < n_in_trick[:, None], state.history[col, slot] + 1, 0)
-    per_seat("trick", _TRICK_TABLE[cards], len(TRICK_FEATURES))
-    leader_rel = (state.leader - me) % P
-    onehot = np.eye(MAX_PLAYERS, dtype=np.float32)
-    sl("trick_leader")[:] = onehot[leader_rel]
-    suits = np.eye(NUM_SUITS + 1, NUM_SUITS, dtype=np.float32)  # row -1 (last) is "none"
-    sl("lead_suit")[:] = suits[state.lead_suit]
-    sl("trump")[:] = suits[state.trump]
+    order = np.take(rot, P - leader_rel - P * (leader_rel == 0), axis=0)  # play order per rel seat
+    slot = np.minimum(tn[:, None] * P + order, H - 1)
+    in_trick = order < (state.num_played - tn * P)[:, None]
+    cards = np.where(in_trick, np.take(hist, col * H + slot) + 1, 0)
+    a = OFFSETS["trick"][0]
+    out[:, a : a + P * len(TRICK_FEATURES)] = np.take(_TRICK_TABLE, cards, axis=0).reshape(B, -1)
+    out[:, S["trick_leader"]] = np.take(_EYE5, leader_rel, axis=0)
+    out[:, S["lead_suit"]] = np.take(_SUIT_ROWS, state.lead_suit, axis=0, mode="wrap")
+    out[:, S["trump"]] = np.take(_SUIT_ROWS, state.trump, axis=0)
 
     # Route from the own boat's field forward; removed cards skipped (compacted).
-    own_field = state.boat_field[rows, me].astype(np.intp)
-    offs = (own_field[:, None] + np.arange(F)) % F
-    pres = np.repeat(state.present, 2, axis=1)[col, offs]
-    pos = np.where(pres, np.cumsum(pres, axis=1) - 1, F)
-    occ = np.zeros((B, F + 1), dtype=bool)
-    occ[col, state.boat_field] = True
+    own_field = np.take(state.boat_field, rows * P + me).astype(np.intp)
+    offs = own_field[:, None] + np.arange(F)
+    flat = col * F + offs - F * (offs >= F)
+    pres = np.take(np.repeat(state.present, 2, axis=1), flat)
+    pos = np.where(pres, np.cumsum(pres, axis=1) - 1, MAX_FIELDS)
+    occ = np.zeros((B, F), dtype=np.int8)
+    occ.reshape(-1)[(col * F + state.boat_field).reshape(-1)] = 1
     deck = state.config.deck
     table = _FIELD_TABLES.get(id(deck))
     if table is None:
         table = _FIELD_TABLES[id(deck)] = _field_table(deck.color, deck.dolphin, deck.start)
-    empty = len(table) - 1
-    keys = np.full((B, F + 1), empty, dtype=np.intp)
-    keys[col, pos] = 2 * state.route[col, offs] + occ[col, offs]
-    route = sl("route").reshape(B, MAX_FIELDS, len(FIELD_FEATURES))
-    route[:, :F] = table[keys[:, :F]]
-    route[:, F:] = 0.0
+    keys = np.full((B, MAX_FIELDS + 1), len(table) - 1, dtype=np.intp)
+    vals = 2 * np.take(state.route, flat).astype(np.intp) + np.take(occ, flat)
+    keys.reshape(-1)[(col * (MAX_FIELDS + 1) + pos).reshape(-1)] = vals.reshape(-1)
+    out[:, S["route"]] = np.take(table, keys[:, :MAX_FIELDS], axis=0).reshape(B, -1)
 
-    prog = state.progress
-    own = prog[rows, me]
+    prog = np.take(state.progress, by_rel)  # (B, P) by relative seat
+    diff = prog - prog[:, :1]
     lap = 2 * state.present.sum(axis=1)
-    diff = prog[col, abs_of] - own[:, None]  # (B, P) by relative seat
-    per_seat("boats", (diff % lap[:, None]) / MAX_FIELDS)
-    per_seat("progress", diff / MAX_FIELDS)
+    a = OFFSETS["boats"][0]
+    ahead = diff + lap[:, None] * (diff < 0)
+    wrap = (ahead < 0) | (ahead >= lap[:, None])  # only after a boat lapped (game over)
+    if wrap.any():
+        ahead[wrap] = (diff % lap[:, None])[wrap]
+    out[:, a : a + P] = ahead * (1.0 / MAX_FIELDS)
+    a = OFFSETS["progress"][0]
+    out[:, a : a + P] = diff * (1.0 / MAX_FIELDS)
     rest = diff[:, 1:]
-    lapping = sl("lapping")
-    lapping[:, 0] = lap / MAX_FIELDS
-    lapping[:, 1] = (lap + 1 + rest.min(axis=1)) / MAX_FIELDS
-    lapping[:, 2] = (lap + 1 - rest.max(axis=1)) / MAX_FIELDS
-    per_seat("tricks_won", state.tricks_won[col, abs_of] / TRICKS_PER_ROUND)
-
-    hist = state.history.astype(np.int64)
-    tiki = np.bitwise_or.reduce(
-        np.left_shift(1, hist, where=(hist >= 0) & (hist < NUM_TIKI), out=np.zeros_like(hist)),
-        axis=1,
-    )
-    played = _card_counts(tiki.astype(np.uint64))
-    played[:, NUM_TIKI] = (hist == NUM_TIKI).sum(axis=1) / NUM_KANALOA
-    played[:, NUM_TIKI + 1] = (hist == NUM_TIKI + 1).sum(axis=1) / NUM_OCTOPUS
-    sl("played")[:] = played
-    per_seat("voids", _VOID_TABLE[state.voids[col, abs_of]], NUM_SUITS)
-    per_seat("announced", _ANNOUNCE_TABLE[state.announced[col, abs_of] + 1], 3)
-    sl("phase")[:] = np.eye(len(PHASE_NAMES), dtype=np.float32)[state.phase]
-    sl("pending")[:] = np.eye(len(PENDING_NAMES), dtype=np.float32)[state.pending]
-    sl("round")[:, 0] = np.minimum((state.round - 1) / ROUND_SCALE, 1.0)
-    sl("trick_number")[:, 0] = tn / TRICKS_PER_ROUND
-    sl("ocean_cards")[:, 0] = lap / (2 * MAX_OCEAN_CARDS)
-    sl("seats")[:] = np.arange(MAX_PLAYERS) < P
-    sl("to_act")[:, 0] = (state.current_player == me) & (state.phase != Phase.GAME_OVER)
+    a = OFFSETS["lapping"][0]
+    out[:, a] = lap * (1.0 / MAX_FIELDS)
+    out[:, a + 1] = (lap + 1 + rest.min(axis=1)) * (1.0 / MAX_FIELDS)
+    out[:, a + 2] = (lap + 1 - rest.max(axis=1)) * (1.0 / MAX_FIELDS)
+    a = OFFSETS["tricks_won"][0]
+    out[:, a : a + P] = np.take(state.tricks_won, by_rel) * (1.0 / TRICKS_PER_ROUND)
+    a = OFFSETS["voids"][0]
+    voids = np.take(_VOID_TABLE, np.take(state.voids, by_rel), axis=0)
+    out[:, a : a + P * NUM_SUITS] = voids.reshape(B, -1)
+    a = OFFSETS["announced"][0]
+    announced = np.take(_ANNOUNCE_TABLE, np.take(state.announced, by_rel) + 1, axis=0)
+    out[:, a : a + P * 3] = announced.reshape(B, -1)
+    out[:, S["phase"]] = np.take(_PHASE_ROWS, state.phase, axis=0)
+    out[:, S["pending"]] = np.take(_PENDING_ROWS, state.pending, axis=0)
+    a = OFFSETS["round"][0]
+    out[:, a] = np.minimum((state.round - 1) * (1.0 / ROUND_SCALE), 1.0)
+    out[:, a + 1] = tn * (1.0 / TRICKS_PER_ROUND)
+    out[:, a + 2] = lap * (1.0 / (2 * MAX_OCEAN_CARDS))
+    out[:, S["seats"]] = _SEAT_ROWS[P]
+    out[:, OFFSETS["to_act"][0]] = (state.current_player == me) & (state.phase != _GAME_OVER)
     return out
+
+
+_GAME_OVER = int(Phase.GAME_OVER)
 
 
 def decode(vector: np.ndarray) -> dict[str, object]:
