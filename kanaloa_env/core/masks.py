@@ -11,11 +11,9 @@ from .constants import (
     DOLPHIN_DECLINE,
     DOLPHIN_TAKE,
     KANALOA,
-    KANALOA_BITS,
     NO_ANNOUNCE,
     NUM_ACTIONS,
     OCTOPUS,
-    OCTOPUS_BITS,
     REMOVE_BASE,
     SPECIAL_BITS,
     SUIT_BITS,
@@ -48,6 +46,19 @@ _KANALOA_ACTION = np.uint64(1) << np.uint64(KANALOA)
 _OCTOPUS_ACTION = np.uint64(1) << np.uint64(OCTOPUS)
 _ANNOUNCE_ACTIONS = (np.uint64(1) << np.uint64(ANNOUNCE)) | (np.uint64(1) << np.uint64(NO_ANNOUNCE))
 _REMOVE_SHIFT = np.uint64(REMOVE_BASE)
+_SPECIAL_SHIFT = np.uint64(KANALOA)
+# Action bits 48/49 for the five special-card hand bits (3 Kanaloa, 2 octopus) shifted down.
+_SPECIAL_ACTIONS = np.array(
+    [(int(k & 7 != 0) << KANALOA) | (int(k >> 3 != 0) << OCTOPUS) for k in range(32)],
+    dtype=np.uint64,
+)
+# Per phase: which hand-derived bits survive (only in play), and fixed action bits.
+_PLAY_ONLY = np.array([2**64 - 1 if p == Phase.PLAY else 0 for p in Phase], dtype=np.uint64)
+_PHASE_ACTIONS = np.array(
+    [int(_ANNOUNCE_ACTIONS) if p == Phase.ANNOUNCE else 0 for p in Phase], dtype=np.uint64
+)
+_REMOVE_OCTOPUS, _REMOVE_ROUND_END = int(Phase.REMOVE_OCTOPUS), int(Phase.REMOVE_ROUND_END)
+_DOLPHIN = int(Phase.DOLPHIN)
 
 
 def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
@@ -58,21 +69,21 @@ def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
     Actions 0..63 are built as one 64-bit word per game (Tiki cards keep their hand
     bits, R4.1-R4.3), then unpacked; the dolphin pair (64, 65) is set directly.
     """
+    # A finished game's current_player is -1, which indexes the last seat; its word is
+    # cleared by the phase below.
     if idx is None:
         B = state.batch_size
         phase, cur, lead = state.phase, state.current_player, state.lead_suit
-        hand = state.hands[np.arange(B), np.maximum(cur, 0)]
+        hand = state.hands[np.arange(B), cur]
     else:
         B = len(idx)
         phase, cur, lead = state.phase[idx], state.current_player[idx], state.lead_suit[idx]
-        hand = state.hands[idx, np.maximum(cur, 0)]
+        hand = state.hands[idx, cur]
     allowed = playable_cards(hand, lead)
-    word = allowed & _NOT_SPECIAL
-    word |= np.where((allowed & KANALOA_BITS) != 0, _KANALOA_ACTION, np.uint64(0))
-    word |= np.where((allowed & OCTOPUS_BITS) != 0, _OCTOPUS_ACTION, np.uint64(0))
-    word[phase != Phase.PLAY] = 0
-    word[phase == Phase.ANNOUNCE] = _ANNOUNCE_ACTIONS
-    rem = np.flatnonzero((phase == Phase.REMOVE_OCTOPUS) | (phase == Phase.REMOVE_ROUND_END))
+    word = (allowed & _NOT_SPECIAL) | np.take(_SPECIAL_ACTIONS, allowed >> _SPECIAL_SHIFT)
+    word &= np.take(_PLAY_ONLY, phase)
+    word |= np.take(_PHASE_ACTIONS, phase)
+    rem = np.flatnonzero((phase == _REMOVE_OCTOPUS) | (phase == _REMOVE_ROUND_END))
     if rem.size:
         games = rem if idx is None else idx[rem]
         ok = removable_ahead(state, games, cur[rem])
@@ -80,7 +91,7 @@ def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
         word[rem] = bits << _REMOVE_SHIFT
     legal = np.empty((B, NUM_ACTIONS), dtype=bool)
     legal[:, :64] = _unpack_bits(word)
-    legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = phase == Phase.DOLPHIN
+    legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = phase == _DOLPHIN
     return legal
 
 

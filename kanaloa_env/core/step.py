@@ -20,7 +20,6 @@ from .constants import (
     NO_PLAYER,
     NO_SUIT,
     NUM_ACTIONS,
-    NUM_TIKI,
     OCTOPUS,
     PAYOUT_STEPS,
     PHASE_NAMES,
@@ -72,18 +71,28 @@ def step_inplace(state: State, actions: np.ndarray) -> State:
 
 
 def validate_actions(state: State, actions: object) -> np.ndarray:
-    """Check `actions` against the batch; return them as an int64 array or raise."""
+    """Check `actions` against the batch; return them as an int64 array or raise.
+
+    Raises:
+        TypeError: not an integer array.
+        ValueError: wrong shape, or an action out of range or illegal in a game that
+            is not over (the message lists the games, players, phases and actions).
+    """
     a = np.asarray(actions)
-    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind not in "iu":
         raise TypeError(
             f"actions must be an integer array of shape ({state.batch_size},), got dtype {a.dtype}"
         )
     if a.shape != (state.batch_size,):
         raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
-    a = a.astype(np.int64)
-    live = ~(state.terminated | state.truncated)
-    in_range = (a >= 0) & (a < NUM_ACTIONS)
-    ok = ~live | (in_range & state.legal[np.arange(len(a)), np.where(in_range, a, 0)])
+    if a.dtype != np.int64:
+        a = a.astype(np.int64)
+    over = state.phase == _GAME_OVER
+    if a.min() >= 0 and a.max() < NUM_ACTIONS:
+        ok = state.legal[_rows(len(a)), a] | over
+    else:
+        in_range = (a >= 0) & (a < NUM_ACTIONS)
+        ok = over | (in_range & state.legal[_rows(len(a)), np.where(in_range, a, 0)])
     if not ok.all():
         bad = np.flatnonzero(~ok)
         parts = []
@@ -99,16 +108,35 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
     return a
 
 
-_PHASES = [ph for ph in Phase if ph != Phase.GAME_OVER]
+_ROWS: dict[int, np.ndarray] = {}
+
+
+def _rows(n: int) -> np.ndarray:
+    """A cached read-only `np.arange(n)`."""
+    rows = _ROWS.get(n)
+    if rows is None:
+        if len(_ROWS) > 64:
+            _ROWS.clear()
+        rows = _ROWS[n] = np.arange(n)
+        rows.flags.writeable = False
+    return rows
+
+
+# Plain ints: IntEnum attribute access and conversion cost more than the numpy work
+# on small batches.
+_ANNOUNCE_PHASE, _PLAY, _REMOVE_OCTOPUS, _REMOVE_ROUND_END, _DOLPHIN, _GAME_OVER = (
+    int(p) for p in Phase
+)
+_PENDING_NONE, _PENDING_TRICK, _PENDING_PAYOUT = (int(p) for p in Pending)
 
 
 def _apply(s: State, a: np.ndarray) -> None:
-    s.rewards[...] = 0
+    s.rewards.fill(0)
     counts = np.bincount(s.phase, minlength=len(Phase))
-    if counts[Phase.PLAY] == s.batch_size:  # the common case: skip the index sets
-        _play_card(s, np.arange(s.batch_size), a)
+    if counts[_PLAY] == s.batch_size:  # the common case: skip the index sets
+        _play_card(s, _rows(s.batch_size), a)
     else:
-        groups = [(ph, np.flatnonzero(s.phase == ph)) for ph in _PHASES if counts[ph]]
+        groups = [(ph, np.flatnonzero(s.phase == ph)) for ph in range(_GAME_OVER) if counts[ph]]
         for ph, idx in groups:
             _HANDLERS[ph](s, idx, a[idx])
     masks.refresh(s)
@@ -124,28 +152,31 @@ def _announce(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     s.announced[idx, seat] = a == ANNOUNCE
     nxt = (seat + 1) % P
     s.current_player[idx] = nxt
-    s.phase[idx[nxt == s.starting_player[idx]]] = Phase.PLAY
+    s.phase[idx[nxt == s.starting_player[idx]]] = _PLAY
 
 
 def _play_card(s: State, idx: np.ndarray, card: np.ndarray) -> None:
     """R4: play a card to the trick; an octopus asks for a removal (R4.4)."""
     seat = s.current_player[idx]
     hand = s.hands[idx, seat]
-    bits = hand & CARD_TYPE_BITS[card]
+    bits = hand & np.take(CARD_TYPE_BITS, card)
     s.hands[idx, seat] = hand ^ (bits & (~bits + _ONE))  # one copy of the card type
-    s.history[idx, s.num_played[idx]] = card
-    s.num_played[idx] += 1
-    suit = CARD_SUIT[card]
+    n = s.num_played[idx]
+    s.history[idx, n] = card
+    s.num_played[idx] = n + 1
+    # R4.2: the first Tiki card sets the suit to follow (specials have suit -1 = none).
+    suit = np.take(CARD_SUIT, card)
     lead = s.lead_suit[idx]
-    s.lead_suit[idx] = np.where((lead == NO_SUIT) & (card < NUM_TIKI), suit, lead)  # R4.2
-    off = (lead != NO_SUIT) & (card < NUM_TIKI) & (suit != lead)
+    led = lead != NO_SUIT
+    s.lead_suit[idx] = np.where(led, lead, suit)
+    off = led & (suit != lead) & (suit != NO_SUIT)  # did not follow: a public void
     if off.any():
         s.voids[idx[off], seat[off]] |= np.left_shift(1, lead[off]).astype(np.uint8)
     octo = card == OCTOPUS
     if octo.any():
         g = idx[octo]
         wait = route.can_remove(s, g)
-        s.phase[g[wait]] = Phase.REMOVE_OCTOPUS
+        s.phase[g[wait]] = _REMOVE_OCTOPUS
         idx = np.concatenate([idx[~octo], g[~wait]])
     _after_card(s, idx)
 
@@ -153,11 +184,12 @@ def _play_card(s: State, idx: np.ndarray, card: np.ndarray) -> None:
 def _after_card(s: State, idx: np.ndarray) -> None:
     """Next player, or finish the trick once every player has played."""
     P = s.num_players
-    complete = s.num_played[idx] - s.trick_number[idx] * P == P
-    nxt = idx[~complete]
-    s.current_player[nxt] = (s.current_player[nxt] + 1) % P
-    s.phase[nxt] = Phase.PLAY
-    if complete.any():
+    complete = s.num_played[idx] == (s.trick_number[idx] + 1) * P
+    nxt = idx[~complete] if complete.any() else idx
+    cur = s.current_player[nxt] + 1
+    s.current_player[nxt] = np.where(cur == P, 0, cur)
+    s.phase[nxt] = _PLAY
+    if len(nxt) < len(idx):
         _finish_trick(s, idx[complete])
 
 
@@ -166,7 +198,7 @@ def _remove(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     seat = s.current_player[idx]
     slot = route.slot_ahead(s, idx, seat, a - REMOVE_BASE)
     route.remove_slot(s, idx, slot)
-    octo = s.phase[idx] == Phase.REMOVE_OCTOPUS
+    octo = s.phase[idx] == _REMOVE_OCTOPUS
     if octo.any():
         _after_card(s, idx[octo])
     if (~octo).any():
@@ -178,15 +210,15 @@ def _dolphin(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     seat = s.current_player[idx].astype(np.intp)
     take = a == DOLPHIN_TAKE
     pending = s.pending[idx].copy()
-    s.pending[idx] = Pending.NONE
+    s.pending[idx] = _PENDING_NONE
     go = np.ones(len(idx), dtype=bool)
     if take.any():
         t = np.flatnonzero(take)
         route.move_forward(s, idx[t], seat[t])
         go[t] = _after_move(s, idx[t], seat[t], pending[t], allow_dolphin=s.config.dolphin_chain)
-    trick = go & (pending == Pending.TRICK)
+    trick = go & (pending == _PENDING_TRICK)
     _after_trick(s, idx[trick])
-    pay = go & (pending == Pending.PAYOUT)
+    pay = go & (pending == _PENDING_PAYOUT)
     if pay.any():
         g = idx[pay]
         start = (seat[pay] - s.starting_player[g]) % s.num_players + 1
@@ -214,7 +246,7 @@ def _finish_trick(s: State, idx: np.ndarray) -> None:
     if moves.any():
         m = np.flatnonzero(moves)
         route.move_forward(s, idx[m], w[m])
-        go[m] = _after_move(s, idx[m], w[m], np.full(len(m), Pending.TRICK), allow_dolphin=True)
+        go[m] = _after_move(s, idx[m], w[m], np.full(len(m), _PENDING_TRICK), allow_dolphin=True)
     _after_trick(s, idx[go])
 
 
@@ -233,7 +265,7 @@ def _after_move(
         if e.size == 0:
             break
         if s.config.dolphin == "optional":
-            s.phase[idx[e]] = Phase.DOLPHIN
+            s.phase[idx[e]] = _DOLPHIN
             s.pending[idx[e]] = pending[e]
             s.current_player[idx[e]] = seat[e]
             go[e] = False
@@ -261,13 +293,13 @@ def _after_trick(s: State, idx: np.ndarray) -> None:
         return
     more = s.trick_number[idx] < TRICKS_PER_ROUND
     g = idx[more]
-    s.phase[g] = Phase.PLAY
+    s.phase[g] = _PLAY
     s.lead_suit[g] = NO_SUIT
     s.trump[g] = route.trump_of(s, g)
     end = idx[~more]
     if end.size:
         wait = route.can_remove(s, end)
-        s.phase[end[wait]] = Phase.REMOVE_ROUND_END
+        s.phase[end[wait]] = _REMOVE_ROUND_END
         s.current_player[end[wait]] = s.leader[end[wait]]
         rest = end[~wait]
         _payouts(s, rest, np.zeros(len(rest), dtype=np.int64))
@@ -299,7 +331,7 @@ def _payouts(s: State, idx: np.ndarray, start: np.ndarray) -> None:
             q = p[alive]
             # R7.3: the dolphin applies only where the third step ends.
             go[q] = _after_move(
-                s, idx[q], seat[q], np.full(len(q), Pending.PAYOUT), allow_dolphin=True
+                s, idx[q], seat[q], np.full(len(q), _PENDING_PAYOUT), allow_dolphin=True
             )
     _end_round(s, idx[go])
 
@@ -312,7 +344,7 @@ def _end_round(s: State, idx: np.ndarray) -> None:
     t = idx[last]
     if t.size:
         s.truncated[t] = True
-        s.phase[t] = Phase.GAME_OVER
+        s.phase[t] = _GAME_OVER
         s.current_player[t] = NO_PLAYER
         if s.config.reward == "rank":
             s.rewards[t] = _rank_rewards(s.progress[t])
@@ -327,9 +359,9 @@ def _end_game(s: State, idx: np.ndarray, seat: np.ndarray) -> None:
     P = s.num_players
     s.terminated[idx] = True
     s.winner[idx] = seat
-    s.phase[idx] = Phase.GAME_OVER
+    s.phase[idx] = _GAME_OVER
     s.current_player[idx] = NO_PLAYER
-    s.pending[idx] = Pending.NONE
+    s.pending[idx] = _PENDING_NONE
     if s.config.reward == "rank":
         s.rewards[idx] = _rank_rewards(s.progress[idx])
     else:
@@ -348,9 +380,9 @@ def _rank_rewards(progress: np.ndarray) -> np.ndarray:
 
 
 _HANDLERS = {
-    Phase.ANNOUNCE: _announce,
-    Phase.PLAY: _play_card,
-    Phase.REMOVE_OCTOPUS: _remove,
-    Phase.REMOVE_ROUND_END: _remove,
-    Phase.DOLPHIN: _dolphin,
+    _ANNOUNCE_PHASE: _announce,
+    _PLAY: _play_card,
+    _REMOVE_OCTOPUS: _remove,
+    _REMOVE_ROUND_END: _remove,
+    _DOLPHIN: _dolphin,
 }
