@@ -1,0 +1,43 @@
+"""Learning environments over the core: one learner seat, opponents played by bots.
+
+- `VectorDriver` (vector.py): N games, batched opponents, auto-reset; the only
+  code that steps opponents.
+- `KanaloaSB3VecEnv` (sb3.py): the driver as a stable-baselines3 `VecEnv`
+  (imported on first use: needs the `train` extra).
+- `KanaloaGymVectorEnv` (gym_vector.py): the driver as a Gymnasium vector env,
+  `gymnasium.make_vec("kanaloa_env/Kanaloa-v0", num_envs=N, vectorization_mode="vector_entry_point")`.
+- `KanaloaEnv` (single.py): the driver at N = 1 as a Gymnasium env,
+  `gymnasium.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random")`.
+- `evaluate` (evaluate.py): batched win rates with Wilson confidence intervals.
+"""
+
+from typing import Any
+
+from .evaluate import EvalResult, evaluate, wilson_interval
+from .gym_vector import KanaloaGymVectorEnv
+from .single import KanaloaEnv
+from .vector import OBS_HIGH, OBS_LOW, StepResult, VectorDriver, action_space, observation_space
+
+__all__ = [
+    "OBS_HIGH",
+    "OBS_LOW",
+    "EvalResult",
+    "KanaloaEnv",
+    "KanaloaGymVectorEnv",
+    "KanaloaSB3VecEnv",
+    "StepResult",
+    "VectorDriver",
+    "action_space",
+    "evaluate",
+    "observation_space",
+    "wilson_interval",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # stable-baselines3 is an optional dependency (the `train` extra): import on use.
+    if name == "KanaloaSB3VecEnv":
+        from .sb3 import KanaloaSB3VecEnv
+
+        return KanaloaSB3VecEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

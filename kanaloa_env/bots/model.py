@@ -1,0 +1,196 @@
+"""Bots from learned policies and plain functions.
+
+```python
+from kanaloa_env.bots.model import CallableBot, MaskablePPOBot
+
+bot = MaskablePPOBot.load("runs/ppo/model.zip")     # a saved sb3-contrib MaskablePPO model
+actions = bot.act(observations, masks, rng)   # (b, OBS_DIM), (b, 66) -> (b,) legal actions
+frozen = MaskablePPOBot.frozen_copy(model)          # a snapshot of a training model, for self-play
+bot = CallableBot(lambda obs, masks, rng: masks.argmax(axis=1), name="first-legal")
+```
+
+`MaskablePPOBot` never lets its policy pick an illegal action: it masks the policy's
+logits with the legal-action mask, then takes the arg-max (`deterministic=True`)
+or samples with the `rng` it is given (Gumbel-max), so a seeded caller gets
+reproducible play. torch and stable-baselines3 are imported only when a model is
+used (the `train` extra).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core import NUM_ACTIONS, OBS_DIM
+
+
+def _check_batch(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    obs = np.asarray(observations, dtype=np.float32)
+    m = np.asarray(masks, dtype=bool)
+    if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"masks must have shape (b, {NUM_ACTIONS}), got {m.shape}")
+    if obs.shape != (len(m), OBS_DIM):
+        raise ValueError(f"observations must have shape ({len(m)}, {OBS_DIM}), got {obs.shape}")
+    if len(m) and not m.any(axis=1).all():
+        raise ValueError("every mask row needs at least one legal action")
+    return obs, m
+
+
+class CallableBot:
+    """A bot from any function `fn(observations, masks, rng) -> actions`.
+
+    Args:
+        fn: called with (b, OBS_DIM) float32 observations, (b, 66) bool masks and a
+            `numpy.random.Generator`; returns b integer actions.
+        name: the bot's name (default: the function's name).
+
+    The result is returned as a (b,) int64 array; a wrong shape or a non-integer
+    result raises ValueError naming the bot (legality is checked by the caller,
+    e.g. the vector driver, against the same masks).
+    """
+
+    uses_state = False
+
+    def __init__(self, fn: Callable[..., Any], name: str | None = None) -> None:
+        if not callable(fn):
+            raise TypeError(f"CallableBot needs a callable, got {type(fn).__name__}")
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", type(fn).__name__)
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        **kwargs: object,
+    ) -> np.ndarray:
+        out = np.asarray(self.fn(observations, masks, rng))
+        b = len(masks)
+        if out.shape != (b,) or not np.issubdtype(out.dtype, np.integer) or out.dtype == bool:
+            raise ValueError(
+                f"bot {self.name!r} returned {out.dtype} of shape {out.shape}; "
+                f"expected ({b},) integers"
+            )
+        return out.astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"CallableBot({self.name!r})"
+
+
+class MaskablePPOBot:
+    """A bot that plays a trained stable-baselines3 policy on batches.
+
+    Args:
+        model: a path to a saved model (`.zip`, loaded with sb3-contrib's
+            `MaskablePPO.load`, or stable-baselines3's `PPO.load` with
+            `algo="ppo"`), a model object (anything with `.policy`), or an
+            `ActorCriticPolicy` itself.
+        deterministic: play the most likely legal action (default) instead of
+            sampling from the masked policy.
+        device: torch device for a model loaded from a path.
+        name: the bot's name (default: the file name, or `model`).
+        algo: `"maskable_ppo"` (default) or `"ppo"`, the class used to load a path.
+
+    Raises:
+        ValueError: the policy's spaces are not (OBS_DIM,) observations and 66 actions.
+    """
+
+    uses_state = False
+
+    def __init__(
+        self,
+        model: Any,
+        deterministic: bool = True,
+        device: str = "cpu",
+        name: str | None = None,
+        algo: str = "maskable_ppo",
+    ) -> None:
+        if isinstance(model, (str, os.PathLike)):
+            path = os.fspath(model)
+            model = _load(path, device, algo)
+            name = name or os.path.basename(path)
+        policy = getattr(model, "policy", model)
+        if not hasattr(policy, "get_distribution"):
+            raise TypeError(
+                "MaskablePPOBot needs a path, a stable-baselines3 model or an ActorCriticPolicy, "
+                f"got {type(model).__name__}"
+            )
+        obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
+        n = getattr(policy.action_space, "n", None)
+        if obs_shape != (OBS_DIM,) or n != NUM_ACTIONS:
+            raise ValueError(
+                f"the policy must take ({OBS_DIM},) observations and {NUM_ACTIONS} actions; "
+                f"it has observation shape {obs_shape} and {n} actions"
+            )
+        self.policy = policy
+        self.deterministic = bool(deterministic)
+        self.name = name or "model"
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        deterministic: bool = True,
+        device: str = "cpu",
+        algo: str = "maskable_ppo",
+    ) -> MaskablePPOBot:
+        """A bot playing the model saved at `path` (see the class arguments)."""
+        return cls(path, deterministic=deterministic, device=device, algo=algo)
+
+    @classmethod
+    def frozen_copy(
+        cls, model: Any, deterministic: bool = False, name: str | None = None
+    ) -> MaskablePPOBot:
+        """A bot playing a deep copy of `model`'s current policy (unaffected by later training)."""
+        policy = copy.deepcopy(getattr(model, "policy", model))
+        return cls(policy, deterministic=deterministic, name=name or "frozen")
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """(b, 66) float32 unmasked log-probabilities of the policy."""
+        import torch
+
+        obs = np.asarray(observations, dtype=np.float32)
+        self.policy.set_training_mode(False)
+        with torch.no_grad():
+            t = torch.as_tensor(obs, device=self.policy.device)
+            dist = self.policy.get_distribution(t)
+            logits = dist.distribution.logits
+        return logits.cpu().numpy().astype(np.float32, copy=False)
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        **kwargs: object,
+    ) -> np.ndarray:
+        """(b,) int64 legal actions for (b, OBS_DIM) observations and (b, 66) masks."""
+        obs, m = _check_batch(observations, masks)
+        if len(m) == 0:
+            return np.zeros(0, dtype=np.int64)
+        scores = self.logits(obs).copy()
+        if not self.deterministic:
+            # Gumbel-max: arg-max of logits + Gumbel noise samples the softmax, using rng.
+            u = rng.random(scores.shape, dtype=np.float32)
+            scores -= np.log(-np.log(np.clip(u, 1e-12, 1.0 - 1e-7)))
+        scores[~m] = -np.inf
+        return np.argmax(scores, axis=1).astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"MaskablePPOBot({self.name!r}, deterministic={self.deterministic})"
+
+
+def _load(path: str, device: str, algo: str) -> Any:
+    if algo == "maskable_ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO.load(path, device=device)
+    if algo == "ppo":
+        from stable_baselines3 import PPO
+
+        return PPO.load(path, device=device)
+    raise ValueError(f"algo must be 'maskable_ppo' or 'ppo', got {algo!r}")

@@ -1,0 +1,172 @@
+"""The vector driver as a Gymnasium `VectorEnv` (the `vector_entry_point` of Kanaloa-v0).
+
+```python
+import gymnasium as gym
+import kanaloa_env  # registers kanaloa_env/Kanaloa-v0
+
+envs = gym.make_vec("kanaloa_env/Kanaloa-v0", num_envs=256, vectorization_mode="vector_entry_point",
+                    num_players=4, opponents="random")
+obs, info = envs.reset(seed=0)
+obs, rewards, terminations, truncations, info = envs.step(actions)   # info["action_mask"]: (N, 66)
+```
+
+Auto-reset is `AutoresetMode.SAME_STEP` (`metadata["autoreset_mode"]`): when a
+game ends, the step returns the first observation of its new game, and
+`info["final_obs"]` (an object array, `info["_final_obs"]` marks the games)
+and `info["final_info"]` (with `winner`, `learner_seat`, `is_success`,
+`illegal_action`, `episode_return`, `episode_length`) hold the end of the old
+one. `action_masks()` and `info["action_mask"]` give the learner masks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..core import Config
+from .vector import OpponentSpec, StepResult, VectorDriver, action_space, observation_space
+
+
+class KanaloaGymVectorEnv(VectorEnv):
+    """N Kanaloa games against opponent bots, as a Gymnasium vector env.
+
+    Args:
+        num_envs: number of games `N`.
+        config, num_players, opponents, opponent_sampling, learner_seat, seed,
+            illegal_action, illegal_reward: as `kanaloa_env.wrappers.VectorDriver`
+            (`illegal_action` defaults to "raise").
+        render_mode: only None is supported (render single games with the AEC env).
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        config: Config | Mapping[str, Any] | None = None,
+        *,
+        num_players: int | None = None,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        opponent_sampling: str = "seat",
+        learner_seat: str | int = "rotate",
+        seed: int = 0,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode must be None for the vector env, got {render_mode!r}")
+        self.driver = VectorDriver(
+            num_envs,
+            config,
+            num_players=num_players,
+            opponents=opponents,
+            opponent_sampling=opponent_sampling,
+            learner_seat=learner_seat,
+            seed=seed,
+            autoreset=True,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+        )
+        self.num_envs = self.driver.num_envs
+        self.render_mode = None
+        self.single_observation_space = observation_space()
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._np_random_seed: int | None = None
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start N new games.
+
+        Args:
+            seed: an int seeds the whole batch (game `k` is game `k` of that
+                stream); a list must hold one int (the first element is used) or
+                None entries only.
+            options: unused (accepted for API compatibility).
+
+        Returns:
+            (N, OBS_DIM) float32 observations and an info dict with `action_mask`
+            (N, 66) and `learner_seat` (N,).
+        """
+        if isinstance(seed, (list, tuple)):
+            given = [s for s in seed if s is not None]
+            seed = given[0] if given else None
+        if seed is not None:
+            self._np_random_seed = int(seed)
+        obs = self.driver.reset(seed=seed)
+        return obs, self._base_info()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Apply (N,) learner actions; see the module docstring for auto-reset and infos."""
+        r = self.driver.step(np.asarray(actions))
+        return (
+            r.obs,
+            r.rewards.astype(np.float64),
+            r.terminated,
+            r.truncated,
+            self._infos(r),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """(N, 66) bool copy of the learner masks."""
+        return self.driver.action_masks()
+
+    def set_opponents(self, opponents: Any, opponent_sampling: str | None = None) -> None:
+        """Replace the opponents (see `VectorDriver.set_opponents`)."""
+        self.driver.set_opponents(opponents, opponent_sampling)
+
+    def _base_info(self) -> dict[str, Any]:
+        return {
+            "action_mask": self.driver.action_masks(),
+            "learner_seat": self.driver.learner_seats,
+        }
+
+    def _infos(self, r: StepResult) -> dict[str, Any]:
+        info = self._base_info()
+        if len(r.ended) == 0:
+            return info
+        N = self.num_envs
+        e = r.ended
+        has = np.zeros(N, dtype=bool)
+        has[e] = True
+        final_obs = np.full(N, None, dtype=object)
+        for j, i in enumerate(e.tolist()):
+            final_obs[i] = r.final_obs[j]
+
+        def full(values: np.ndarray, dtype: Any) -> np.ndarray:
+            out = np.zeros(N, dtype=dtype)
+            out[e] = values
+            return out
+
+        final_info: dict[str, Any] = {
+            "winner": full(r.winner, np.int8),
+            "_winner": has.copy(),
+            "learner_seat": full(r.learner_seat, np.int8),
+            "_learner_seat": has.copy(),
+            "is_success": full(r.won, bool),
+            "_is_success": has.copy(),
+            "illegal_action": full(r.illegal, bool),
+            "_illegal_action": has.copy(),
+            "episode_return": full(r.episode_return, np.float32),
+            "_episode_return": has.copy(),
+            "episode_length": full(r.episode_length, np.int64),
+            "_episode_length": has.copy(),
+        }
+        info.update(
+            {
+                "final_obs": final_obs,
+                "_final_obs": has.copy(),
+                "final_info": final_info,
+                "_final_info": has,
+            }
+        )
+        return info

@@ -1,0 +1,192 @@
+"""The vector driver as a stable-baselines3 `VecEnv` (no subprocesses, no per-game envs).
+
+```python
+from sb3_contrib import MaskablePPO
+from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+
+env = KanaloaSB3VecEnv(num_envs=128, num_players=4, opponents="random", seed=0)
+model = MaskablePPO("MlpPolicy", env, seed=0).learn(100_000)
+```
+
+sb3-contrib's `MaskablePPO`, `get_action_masks`, `MaskableEvalCallback` and
+`evaluate_policy` find the masks through `has_attr("action_masks")` and
+`env_method("action_masks")`, which return one (66,) bool row per game. A game
+that ends is auto-reset in the same step, SB3 style: `done` is True, the
+returned observation is the new game's, `info["terminal_observation"]` is the
+final one, `info["TimeLimit.truncated"]` says whether it was truncated (R9.4),
+`info["is_success"]` whether the learner won (logged by the eval callbacks) and
+`info["episode"]` holds the return `r` and length `l` (as SB3's Monitor writes).
+Every returned array is new.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+
+from ..core import Config
+from .vector import OpponentSpec, StepResult, VectorDriver, action_space, observation_space
+
+_PER_ENV_ATTRS = ("learner_seat",)
+
+
+class KanaloaSB3VecEnv(VecEnv):
+    """N Kanaloa games against opponent bots, as an SB3 `VecEnv`.
+
+    Args:
+        num_envs: number of games `N`.
+        config, num_players, opponents, opponent_sampling, learner_seat, seed,
+            illegal_action, illegal_reward: as `kanaloa_env.wrappers.VectorDriver`
+            (here `illegal_action` defaults to "raise": with MaskablePPO an illegal
+            action is a bug; use "lose" to train an unmasked PPO).
+        driver: an existing `VectorDriver` (with autoreset) to wrap instead.
+
+    The seed of `reset()` is the one given to `seed(s)` (SB3's `set_random_seed`
+    calls it) if any, else the driver's stream continues.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        config: Config | Mapping[str, Any] | None = None,
+        *,
+        num_players: int | None = None,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        opponent_sampling: str = "seat",
+        learner_seat: str | int = "rotate",
+        seed: int = 0,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        driver: VectorDriver | None = None,
+    ) -> None:
+        if driver is None:
+            driver = VectorDriver(
+                num_envs,
+                config,
+                num_players=num_players,
+                opponents=opponents,
+                opponent_sampling=opponent_sampling,
+                learner_seat=learner_seat,
+                seed=seed,
+                autoreset=True,
+                illegal_action=illegal_action,
+                illegal_reward=illegal_reward,
+            )
+        elif not isinstance(driver, VectorDriver) or not driver.autoreset:
+            raise ValueError("driver must be a VectorDriver with autoreset=True")
+        self.driver = driver
+        self.render_mode = None
+        self._actions: np.ndarray | None = None
+        self._t0 = time.time()
+        super().__init__(driver.num_envs, observation_space(), action_space())
+
+    # ---- the VecEnv contract --------------------------------------------------------
+
+    def reset(self) -> np.ndarray:
+        """Start N new games; (N, OBS_DIM) float32 observations."""
+        seed = self._seeds[0]
+        obs = self.driver.reset(seed=seed)
+        self._reset_seeds()
+        self._reset_options()
+        seats = self.driver.learner_seats
+        self.reset_infos = [{"learner_seat": int(s)} for s in seats]
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if self._actions is None:
+            raise RuntimeError("step_wait() called without step_async()")
+        actions, self._actions = self._actions, None
+        r = self.driver.step(actions.reshape(-1) if actions.ndim == 2 else actions)
+        return r.obs, r.rewards, r.dones, self._infos(r)
+
+    def _infos(self, r: StepResult) -> list[dict[str, Any]]:
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        elapsed = round(time.time() - self._t0, 6)
+        for j, i in enumerate(r.ended.tolist()):
+            infos[i] = {
+                "terminal_observation": r.final_obs[j],
+                "TimeLimit.truncated": bool(r.truncated[i]),
+                "is_success": bool(r.winner[j] == r.learner_seat[j]),
+                "winner": int(r.winner[j]),
+                "learner_seat": int(r.learner_seat[j]),
+                "illegal_action": bool(r.illegal[j]),
+                "episode": {
+                    "r": float(r.episode_return[j]),
+                    "l": int(r.episode_length[j]),
+                    "t": elapsed,
+                },
+            }
+        return infos
+
+    def close(self) -> None:
+        """Nothing to release (no subprocesses)."""
+
+    def action_masks(self) -> np.ndarray:
+        """(N, 66) bool copy of the learner masks (sb3-contrib calls `env_method`)."""
+        return self.driver.action_masks()
+
+    def set_opponents(self, opponents: Any, opponent_sampling: str | None = None) -> None:
+        """Replace the opponents (see `VectorDriver.set_opponents`), e.g. a self-play pool."""
+        self.driver.set_opponents(opponents, opponent_sampling)
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """Per-game values of `learner_seat`; any other attribute of this object, repeated."""
+        idx = list(self._get_indices(indices))
+        if attr_name == "learner_seat":
+            seats = self.driver.learner_seats
+            return [int(seats[i]) for i in idx]
+        if not hasattr(self, attr_name):
+            raise AttributeError(f"{type(self).__name__} has no attribute {attr_name!r}")
+        value = getattr(self, attr_name)
+        return [value for _ in idx]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Set an attribute of this object; all games share it, so `indices` must be all."""
+        idx = list(self._get_indices(indices))
+        if sorted(idx) != list(range(self.num_envs)):
+            raise ValueError(
+                f"{type(self).__name__}.set_attr sets one shared value: indices must cover all games"
+            )
+        if attr_name in _PER_ENV_ATTRS or attr_name.startswith("_"):
+            raise AttributeError(f"{attr_name!r} cannot be set")
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
+        """`action_masks` gives one (66,) bool row per game; other names are not per-game."""
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            masks = self.driver.action_masks()
+            return [masks[i] for i in idx]
+        raise AttributeError(
+            f"{type(self).__name__}.env_method supports 'action_masks' only, got {method_name!r}"
+        )
+
+    def env_is_wrapped(
+        self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
+    ) -> list[bool]:
+        """No game is a wrapped gym.Env here: all False."""
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        return [None for _ in range(self.num_envs)]
+
+    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        out = list(super()._get_indices(indices))
+        for i in out:
+            if not 0 <= int(i) < self.num_envs:
+                raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
+        return [int(i) for i in out]

@@ -1,0 +1,623 @@
+"""The vector driver: N games of the core as a learning environment for one learner.
+
+In every game one seat is the learner's (chosen per game: rotating, random or
+fixed); the other seats are played *inside* `step` by opponent policies that act
+on batches: bots (`act(observations, masks, rng) -> actions`), plain callables with
+that signature, or frozen copies of a learner policy (`kanaloa_env.bots.model`)
+for self-play. This module is the only code that steps opponents; the SB3
+`VecEnv` (`sb3.py`), the Gymnasium vector env (`gym_vector.py`) and the
+single-agent Gymnasium env (`single.py`, the driver at N = 1) only translate
+return conventions.
+
+One `step(actions)`:
+
+1. checks the learner actions (shape, type, legality; illegal ones are handled
+   per `illegal_action`) and applies them to every game in one core step;
+2. loops over *pending decisions*, never over games: the games whose player to
+   act is not the learner form a sub-batch; each opponent policy acts on its part
+   of it, and one core step applies them all; repeat until every game waits for
+   its learner;
+3. games that ended (won R9.2, truncated R9.4 or forfeited by an illegal learner
+   action) report their final observation and are started again in place with
+   `kanaloa_env.core.setup.reset_games` and fresh keys `game_keys(seed, counter)`
+   (auto-reset; off for the single-agent env).
+
+The learner's reward is its seat's reward (R10) accumulated over every core step
+since its previous decision: its own move and the opponents' moves that
+followed (R10: with the default `win_loss` scheme, +1 / -1/(P-1) at the end).
+
+Randomness: game `k` started since `reset(seed)` is the core game `k` of the
+stream `seed`; learner seats, opponent draws and the opponents' own sampling
+use one `numpy.random.Generator` seeded from the same seed. Same seed, same
+actions, same opponents: same trajectories.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from ..bots.base import public_view, sample_legal
+from ..bots.registry import needs_observations
+from ..core import NUM_ACTIONS, OBS_DIM, Config, observe, step_inplace
+from ..core.rng import check_seed, game_keys
+from ..core.setup import init_from_keys, reset_games
+from ..core.state import State
+
+# Every feature of `observe` lies in [0, 1] except relative progress and lapping
+# distances (fields / 24), which stay within about [-1.3, 2.3] because a game ends
+# once a boat is a lap (at most 24 fields) ahead of the last (R9.2). The Box uses
+# +-3 for margin; tests check random play stays inside.
+OBS_LOW = -3.0
+OBS_HIGH = 3.0
+
+LEARNER_SEAT_MODES = ("rotate", "random")
+OPPONENT_SAMPLING = ("seat", "random")
+ILLEGAL_ACTION_MODES = ("raise", "lose", "random")
+
+
+def observation_space() -> spaces.Box:
+    """The Box of one learner observation: (OBS_DIM,) float32 in [OBS_LOW, OBS_HIGH]."""
+    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(OBS_DIM,), dtype=np.float32)
+
+
+def action_space() -> spaces.Discrete:
+    """`Discrete(66)`: the action table of DESIGN.md."""
+    return spaces.Discrete(NUM_ACTIONS)
+
+
+OpponentSpec = Any  # a bot object, a callable act(obs, masks, rng), or "random" / "heuristic"
+
+
+def resolve_bot(spec: OpponentSpec) -> Any:
+    """Turn an opponent spec into an object with `act(observations, masks, rng)`.
+
+    Accepted: an object with an `act` method (returned as is); a callable
+    `f(observations, masks, rng) -> actions` (wrapped in `CallableBot`); a name
+    or model path understood by `kanaloa_env.bots.make_bot` (`"random"`,
+    `"heuristic"`, `"path/to/model.zip"`).
+
+    Raises:
+        ValueError: an unknown bot name or an unloadable model.
+        TypeError: anything else.
+    """
+    if callable(getattr(spec, "act", None)):
+        return spec
+    if isinstance(spec, (str, os.PathLike)):
+        from ..bots import make_bot
+
+        return make_bot(spec)
+    if callable(spec):
+        from ..bots.model import CallableBot
+
+        return CallableBot(spec)
+    raise TypeError(
+        "an opponent must be a bot (an object with act(observations, masks, rng)), a callable "
+        f"act(observations, masks, rng) or a bot name such as 'random'; got {type(spec).__name__}"
+    )
+
+
+def _bot_name(bot: Any) -> str:
+    return str(getattr(bot, "name", type(bot).__name__))
+
+
+def _make_config(config: Config | Mapping[str, Any] | None, num_players: int | None) -> Config:
+    if config is None:
+        return Config() if num_players is None else Config(num_players=num_players)
+    if isinstance(config, Mapping):
+        kwargs = dict(config)
+        if num_players is not None:
+            if kwargs.get("num_players", num_players) != num_players:
+                raise ValueError(
+                    f"num_players={num_players} disagrees with config num_players="
+                    f"{kwargs['num_players']}"
+                )
+            kwargs["num_players"] = num_players
+        return Config(**kwargs)
+    if not isinstance(config, Config):
+        raise TypeError(
+            f"config must be a kanaloa_env.core.Config, a dict of its fields or None, "
+            f"got {type(config).__name__}"
+        )
+    if num_players is not None and num_players != config.num_players:
+        raise ValueError(
+            f"num_players={num_players} disagrees with config.num_players={config.num_players}"
+        )
+    return config
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one `VectorDriver.step` returns; every array is new (never a driver buffer).
+
+    `N` is the number of games, `E` the number of games that ended in this step.
+
+    Attributes:
+        obs: (N, OBS_DIM) float32 learner observations; for a game that ended and
+            was auto-reset, the first observation of its new game.
+        rewards: (N,) float32 learner rewards since its previous decision.
+        terminated: (N,) bool, the game was won (R9.2) or forfeited by an illegal
+            learner action.
+        truncated: (N,) bool, the game hit `max_rounds` (R9.4).
+        ended: (E,) int64 indices of the games that ended.
+        final_obs: (E, OBS_DIM) float32 learner observations of the final states.
+        winner: (E,) int8 winning seat, -1 for truncation or forfeit.
+        learner_seat: (E,) int8 the learner's seat in the game that ended.
+        illegal: (E,) bool, the game ended because the learner acted illegally.
+        episode_return: (E,) float32 learner return over the whole game.
+        episode_length: (E,) int64 learner decisions in the game.
+        replaced: (N,) bool, the learner action was illegal and a random legal one
+            was played instead (`illegal_action="random"`).
+    """
+
+    obs: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    ended: np.ndarray
+    final_obs: np.ndarray
+    winner: np.ndarray
+    learner_seat: np.ndarray
+    illegal: np.ndarray
+    episode_return: np.ndarray
+    episode_length: np.ndarray
+    replaced: np.ndarray
+
+    @property
+    def dones(self) -> np.ndarray:
+        """(N,) bool: terminated or truncated."""
+        return self.terminated | self.truncated
+
+    @property
+    def won(self) -> np.ndarray:
+        """(E,) bool: the learner won the game that ended."""
+        return self.winner == self.learner_seat
+
+
+class VectorDriver:
+    """N Kanaloa games, one learner seat each, opponents played inside `step`.
+
+    Args:
+        num_envs: number of games `N` (>= 1).
+        config: a `kanaloa_env.core.Config`, a dict of its fields, or None (defaults).
+        num_players: shorthand for `Config(num_players=...)`; must agree with `config`.
+        opponents: one opponent spec for every non-learner seat, or a sequence of
+            specs (see `opponent_sampling`). A spec is a bot object, a callable
+            `act(observations, masks, rng) -> actions`, or `"random"`/`"heuristic"`.
+        opponent_sampling: with a sequence of opponents: `"seat"` (the default)
+            gives the seat `k` places after the learner (turn order) opponent
+            `k - 1`, so the sequence needs P - 1 entries; `"random"` draws every
+            non-learner seat of every new game uniformly from the sequence (a pool,
+            as in self-play against past versions).
+        learner_seat: `"rotate"` (game number `k` of the stream gets seat `k % P`),
+            `"random"` (uniform per game) or a fixed seat `0..P-1`.
+        seed: the default seed of the first `reset` (0..2**64-1).
+        autoreset: start finished games again inside `step` (vector envs); when
+            False (single-agent env, evaluation) a finished game stays over, reports
+            nothing more, ignores its action and has an all-False mask.
+        illegal_action: what an illegal or out-of-range learner action does:
+            `"raise"` (ValueError naming the games, nothing applied), `"lose"`
+            (that game ends at once: terminated, the learner gets `illegal_reward`)
+            or `"random"` (a uniformly random legal action is played instead).
+        illegal_reward: the learner's reward for a game lost by `"lose"`.
+
+    Raises:
+        ValueError / TypeError: on a bad argument, naming it and what is allowed.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        config: Config | Mapping[str, Any] | None = None,
+        *,
+        num_players: int | None = None,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        opponent_sampling: str = "seat",
+        learner_seat: str | int = "rotate",
+        seed: int = 0,
+        autoreset: bool = True,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs must be an int >= 1, got {type(num_envs).__name__}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        self.num_envs = int(num_envs)
+        self.config = _make_config(config, num_players)
+        self.num_players = self.config.num_players
+        P = self.num_players
+        if isinstance(learner_seat, str):
+            if learner_seat not in LEARNER_SEAT_MODES:
+                raise ValueError(
+                    f"learner_seat must be one of {LEARNER_SEAT_MODES} or a seat 0..{P - 1}, "
+                    f"got {learner_seat!r}"
+                )
+        elif isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)):
+            raise TypeError(
+                f"learner_seat must be 'rotate', 'random' or an int seat, got {learner_seat!r}"
+            )
+        elif not 0 <= learner_seat < P:
+            raise ValueError(f"learner_seat must be in 0..{P - 1}, got {learner_seat}")
+        self.learner_seat_mode = learner_seat
+        if opponent_sampling not in OPPONENT_SAMPLING:
+            raise ValueError(
+                f"opponent_sampling must be one of {OPPONENT_SAMPLING}, got {opponent_sampling!r}"
+            )
+        self.opponent_sampling = opponent_sampling
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        if not isinstance(autoreset, bool):
+            raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
+        self.autoreset = autoreset
+        self._seed = check_seed(seed)
+        self._policies: list[Any] = []
+        self.set_opponents(opponents, opponent_sampling)
+
+        N = self.num_envs
+        self._state: State | None = None
+        self._rng = np.random.default_rng(self._seed)
+        self._next_game = 0
+        self._learner = np.zeros(N, dtype=np.int8)
+        self._assign = np.zeros((N, P), dtype=np.int16)  # policy index per seat; -1 learner
+        self._acc = np.zeros(N, dtype=np.float32)  # learner reward since its last decision
+        self._return = np.zeros(N, dtype=np.float32)
+        self._length = np.zeros(N, dtype=np.int64)
+        self._over = np.zeros(N, dtype=bool)  # finished and not restarted (autoreset off)
+        self._forfeit = np.zeros(N, dtype=bool)  # lost by an illegal action in this step
+
+    # ---- configuration -----------------------------------------------------------
+
+    def set_opponents(
+        self,
+        opponents: OpponentSpec | Sequence[OpponentSpec],
+        opponent_sampling: str | None = None,
+    ) -> None:
+        """Replace the opponent policies (e.g. grow a self-play pool).
+
+        Games already running get their opponents drawn again at once; see the
+        class docstring for `opponents` and `opponent_sampling`.
+        """
+        sampling = self.opponent_sampling if opponent_sampling is None else opponent_sampling
+        if sampling not in OPPONENT_SAMPLING:
+            raise ValueError(
+                f"opponent_sampling must be one of {OPPONENT_SAMPLING}, got {sampling!r}"
+            )
+        if isinstance(opponents, (list, tuple)):
+            specs = list(opponents)
+            if not specs:
+                raise ValueError("opponents must not be an empty sequence")
+        else:
+            specs = [opponents]
+        P = self.num_players
+        if sampling == "seat" and len(specs) not in (1, P - 1):
+            raise ValueError(
+                f"with opponent_sampling='seat', opponents needs 1 or {P - 1} entries "
+                f"(one per other seat), got {len(specs)}"
+            )
+        self._policies = [resolve_bot(s) for s in specs]
+        self.opponent_sampling = sampling
+        if getattr(self, "_state", None) is not None:
+            self._draw_opponents(np.arange(self.num_envs))
+
+    @property
+    def opponents(self) -> list[Any]:
+        """The opponent policies (bot objects)."""
+        return list(self._policies)
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        """(N,) int8 copy: the learner's seat in each current game."""
+        return self._learner.copy()
+
+    @property
+    def state(self) -> State:
+        """A copy of the current core state (for inspection, rendering, scenarios)."""
+        return self._require_state().copy()
+
+    @property
+    def game_over(self) -> np.ndarray:
+        """(N,) bool copy: games that are over and not restarted (only without autoreset)."""
+        return self._over.copy()
+
+    # ---- the episode API ------------------------------------------------------------
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        """Start N new games and play the opponents up to each learner's first decision.
+
+        Args:
+            seed: a new seed (restarts the game stream and the driver's generator),
+                or None to continue the stream (the constructor's seed at first).
+
+        Returns:
+            (N, OBS_DIM) float32 learner observations.
+        """
+        if seed is not None:
+            self._seed = check_seed(seed)
+            self._rng = np.random.default_rng(self._seed)
+            self._next_game = 0
+        N = self.num_envs
+        ids = self._take_game_ids(N)
+        self._state = init_from_keys(self.config, game_keys(self._seed, ids))
+        self._start_games(np.arange(N), ids)
+        self._acc[:] = 0
+        self._return[:] = 0
+        self._length[:] = 0
+        self._over[:] = False
+        ended = self._play_opponents()
+        if ended:
+            raise RuntimeError("a game ended before the learner's first decision")
+        return self._observe()
+
+    def action_masks(self) -> np.ndarray:
+        """(N, 66) bool copy: the learner's legal actions; all False for a game over."""
+        legal = self._require_state().legal.copy()
+        legal[self._over] = False
+        return legal
+
+    def observations(self) -> np.ndarray:
+        """(N, OBS_DIM) float32: the learner observations of the current games."""
+        self._require_state()
+        return self._observe()
+
+    def step(self, actions: np.ndarray) -> StepResult:
+        """Apply the learner actions, play the opponents, auto-reset finished games.
+
+        Args:
+            actions: (N,) integer actions (DESIGN.md table), one per game; a game
+                that is over (autoreset off) ignores its entry.
+
+        Returns:
+            A `StepResult` (fresh arrays).
+
+        Raises:
+            TypeError: non-integer actions.
+            ValueError: wrong shape; illegal actions when `illegal_action="raise"`
+                (nothing is applied then).
+        """
+        s = self._require_state()
+        N = self.num_envs
+        a = np.asarray(actions)
+        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integers of shape ({N},), got dtype {a.dtype}")
+        if a.shape != (N,):
+            raise ValueError(f"actions must have shape ({N},), got {a.shape}")
+        a = a.astype(np.int64)
+        live = ~self._over
+        in_range = (a >= 0) & (a < NUM_ACTIONS)
+        ok = ~live | (in_range & s.legal[np.arange(N), np.where(in_range, a, 0)])
+        forfeit = np.zeros(N, dtype=bool)
+        replaced = np.zeros(N, dtype=bool)
+        if not ok.all():
+            bad = np.flatnonzero(~ok)
+            if self.illegal_action == "raise":
+                shown = ", ".join(f"game {g}: action {int(a[g])}" for g in bad[:10])
+                more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
+                raise ValueError(
+                    f"illegal learner actions: {shown}{more}; use action_masks() for the legal "
+                    "actions, or illegal_action='lose'|'random'"
+                )
+            if self.illegal_action == "random":
+                a[bad] = sample_legal(s.legal[bad], self._rng)
+                replaced[bad] = True
+            else:  # "lose": the game ends here, the state is left as it was
+                forfeit[bad] = True
+        a[~live] = 0  # ignored by the core; any in-range value
+        apply = live & ~forfeit
+        self._length[apply] += 1
+        if apply.all():
+            step_inplace(s, a)
+            self._acc += s.rewards[np.arange(N), self._learner]
+        elif apply.any():
+            idx = np.flatnonzero(apply)
+            sub = s.take(idx)
+            step_inplace(sub, a[idx])
+            s.put(idx, sub)
+            self._acc[idx] += sub.rewards[np.arange(len(idx)), self._learner[idx]]
+        self._forfeit = forfeit
+        try:
+            ended = self._play_opponents()
+        finally:
+            self._forfeit = np.zeros(N, dtype=bool)
+        return self._result(ended, replaced)
+
+    # ---- internals ------------------------------------------------------------------
+
+    def _require_state(self) -> State:
+        if self._state is None:
+            raise RuntimeError("call reset() before step()")
+        return self._state
+
+    def _take_game_ids(self, k: int) -> np.ndarray:
+        ids = np.arange(self._next_game, self._next_game + k, dtype=np.uint64)
+        self._next_game += k
+        return ids
+
+    def _start_games(self, idx: np.ndarray, ids: np.ndarray) -> None:
+        """Choose learner seats and opponents of new games `idx` (game numbers `ids`)."""
+        P = self.num_players
+        mode = self.learner_seat_mode
+        if mode == "rotate":
+            self._learner[idx] = (ids % np.uint64(P)).astype(np.int8)
+        elif mode == "random":
+            self._learner[idx] = self._rng.integers(0, P, size=len(idx), dtype=np.int8)
+        else:
+            self._learner[idx] = int(mode)
+        self._draw_opponents(idx)
+
+    def _draw_opponents(self, idx: np.ndarray) -> None:
+        P = self.num_players
+        rel = (np.arange(P)[None, :] - self._learner[idx, None]) % P  # 0 = learner
+        if self.opponent_sampling == "random" and len(self._policies) > 1:
+            pick = self._rng.integers(0, len(self._policies), size=(len(idx), P), dtype=np.int16)
+        elif len(self._policies) == 1:
+            pick = np.zeros((len(idx), P), dtype=np.int16)
+        else:
+            pick = np.maximum(rel - 1, 0).astype(np.int16)
+        pick[rel == 0] = -1
+        self._assign[idx] = pick
+
+    def _observe(self) -> np.ndarray:
+        return observe(self._require_state(), seat=self._learner)
+
+    def _play_opponents(self) -> dict[str, list[np.ndarray]]:
+        """Loop over pending opponent decisions until every game waits for its learner.
+
+        Ends (and auto-resets) finished games on the way; returns their records.
+        """
+        s = self._require_state()
+        ended: dict[str, list[np.ndarray]] = {}
+        done_once = np.zeros(self.num_envs, dtype=bool)
+        while True:
+            finished = ~self._over & (s.done | self._forfeit)
+            if finished.any():
+                fidx = np.flatnonzero(finished)
+                if done_once[fidx].any():
+                    raise RuntimeError("a restarted game ended before its learner's first decision")
+                done_once[fidx] = True
+                self._finish(fidx, ended)
+            cp = s.current_player
+            pending = (cp >= 0) & (cp != self._learner) & ~self._over
+            idx = np.flatnonzero(pending)
+            if idx.size == 0:
+                return ended
+            full = idx.size == self.num_envs
+            sub = s if full else s.take(idx)
+            seats = cp[idx].astype(np.intp)
+            actions = self._opponent_actions(sub, idx, seats)
+            step_inplace(sub, actions)
+            if not full:
+                s.put(idx, sub)
+            self._acc[idx] += sub.rewards[np.arange(len(idx)), self._learner[idx]]
+
+    def _opponent_actions(self, sub: State, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """(b,) actions of the opponents to act in `sub` (games `idx` of the batch)."""
+        b = len(idx)
+        pol = self._assign[idx, seats]
+        actions = np.empty(b, dtype=np.int64)
+        obs: np.ndarray | None = None
+        groups = [(0, np.arange(b))] if len(self._policies) == 1 else None
+        if groups is None:
+            groups = [(int(k), np.flatnonzero(pol == k)) for k in np.unique(pol)]
+        for k, sel in groups:
+            bot = self._policies[k]
+            whole = len(sel) == b
+            if needs_observations(bot):
+                if obs is None:
+                    obs = observe(sub)
+                o = obs if whole else obs[sel]
+            else:
+                o = np.zeros((len(sel), OBS_DIM), dtype=np.float32)
+            m = sub.legal.copy() if whole else sub.legal[sel]
+            kwargs: dict[str, Any] = {}
+            if getattr(bot, "uses_state", False):
+                part = sub if whole else sub.take(sel)
+                kwargs = {"view": public_view(part, seats[sel]), "seats": seats[sel].copy()}
+            act = np.asarray(bot.act(o, m, self._rng, **kwargs))
+            actions[sel] = self._check_bot_actions(bot, act, m)
+        return actions
+
+    @staticmethod
+    def _check_bot_actions(bot: Any, act: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        b = len(masks)
+        if act.shape != (b,) or not np.issubdtype(act.dtype, np.integer):
+            raise ValueError(
+                f"opponent {_bot_name(bot)!r} returned {act.dtype} actions of shape {act.shape}; "
+                f"expected ({b},) integers"
+            )
+        inr = (act >= 0) & (act < NUM_ACTIONS)
+        ok = inr & masks[np.arange(b), np.where(inr, act, 0)]
+        if not ok.all():
+            bad = np.flatnonzero(~ok)[:5]
+            raise ValueError(
+                f"opponent {_bot_name(bot)!r} returned illegal actions {act[bad].tolist()} "
+                f"(rows {bad.tolist()} of its batch)"
+            )
+        return act
+
+    def _finish(self, idx: np.ndarray, ended: dict[str, list[np.ndarray]]) -> None:
+        """Record the games `idx` that just ended, then restart them (autoreset) or freeze them."""
+        s = self._require_state()
+        forfeit = self._forfeit[idx]
+        seat = self._learner[idx].copy()
+        reward = self._acc[idx] + np.where(forfeit, np.float32(self.illegal_reward), 0).astype(
+            np.float32
+        )
+        winner = np.where(forfeit, -1, s.winner[idx]).astype(np.int8)
+        rec = {
+            "ended": idx.astype(np.int64),
+            "final_obs": observe(s.take(idx), seat=seat),
+            "reward": reward,
+            "terminated": s.terminated[idx] | forfeit,
+            "truncated": s.truncated[idx] & ~forfeit,
+            "winner": winner,
+            "learner_seat": seat,
+            "illegal": forfeit.copy(),
+            "episode_return": self._return[idx] + reward,
+            "episode_length": self._length[idx].copy(),
+        }
+        for k, v in rec.items():
+            ended.setdefault(k, []).append(v)
+        self._acc[idx] = 0
+        self._return[idx] = 0
+        self._length[idx] = 0
+        if self.autoreset:
+            ids = self._take_game_ids(len(idx))
+            reset_games(s, idx, game_keys(self._seed, ids))
+            self._start_games(idx, ids)
+        else:
+            self._over[idx] = True
+
+    def _result(self, ended: dict[str, list[np.ndarray]], replaced: np.ndarray) -> StepResult:
+        N = self.num_envs
+        rewards = self._acc.copy()
+        terminated = np.zeros(N, dtype=bool)
+        truncated = np.zeros(N, dtype=bool)
+        if ended:
+            rec = {k: np.concatenate(v) for k, v in ended.items()}
+            e = rec["ended"]
+            rewards[e] = rec["reward"]
+            terminated[e] = rec["terminated"]
+            truncated[e] = rec["truncated"]
+        else:
+            rec = {
+                "ended": np.zeros(0, np.int64),
+                "final_obs": np.zeros((0, OBS_DIM), np.float32),
+                "winner": np.zeros(0, np.int8),
+                "learner_seat": np.zeros(0, np.int8),
+                "illegal": np.zeros(0, bool),
+                "episode_return": np.zeros(0, np.float32),
+                "episode_length": np.zeros(0, np.int64),
+            }
+        # Games not ended hand their accumulated reward over now. An ended game that
+        # was restarted keeps what its new game earned before the learner's first
+        # decision for the next step (zero under the rules: no game ends that fast).
+        keep = np.zeros(N, dtype=bool)
+        keep[rec["ended"]] = True
+        self._return[~keep] += self._acc[~keep]
+        self._acc[~keep] = 0
+        if not self.autoreset:
+            rewards[self._over & ~keep] = 0
+        return StepResult(
+            obs=self._observe(),
+            rewards=rewards,
+            terminated=terminated,
+            truncated=truncated,
+            ended=rec["ended"],
+            final_obs=rec["final_obs"],
+            winner=rec["winner"],
+            learner_seat=rec["learner_seat"],
+            illegal=rec["illegal"],
+            episode_return=rec["episode_return"],
+            episode_length=rec["episode_length"],
+            replaced=replaced,
+        )
