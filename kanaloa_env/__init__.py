@@ -18,3 +18,15 @@ from .env import raw_env as raw_env  # noqa: E402
 
 if _AEC_ENV_ID not in _pettingzoo.aec_registry:
     _pettingzoo.register("aec", _AEC_ENV_ID, entry_point="kanaloa_env.env:env")
+
+# Gymnasium: gymnasium.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random") and
+# gymnasium.make_vec(..., num_envs=N, vectorization_mode="vector_entry_point") (kanaloa_env/wrappers/).
+import gymnasium as _gymnasium  # noqa: E402
+
+GYM_ENV_ID = "kanaloa_env/Kanaloa-v0"
+if GYM_ENV_ID not in _gymnasium.registry:
+    _gymnasium.register(
+        id=GYM_ENV_ID,
+        entry_point="kanaloa_env.wrappers.single:KanaloaEnv",
+        vector_entry_point="kanaloa_env.wrappers.gym_vector:KanaloaGymVectorEnv",
+    )
