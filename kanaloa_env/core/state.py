@@ -40,6 +40,8 @@ mutate their inputs; `step_inplace` is the documented exception.
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -141,6 +143,25 @@ class State:
         return isinstance(other, State) and self.equal(other)
 
     __hash__ = None  # type: ignore[assignment]
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the batch to an `.npz` file (arrays plus the config as JSON)."""
+        meta = json.dumps(
+            {"num_players": self.config.num_players, "config": self.config.overrides()}
+        )
+        np.savez_compressed(path, __config__=np.array(meta), **self.arrays())
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> State:
+        """Read a batch written by `save`."""
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["__config__"]))
+            cfg = Config.from_dict(meta["num_players"], meta["config"])
+            names = [f.name for f in dataclasses.fields(State) if f.name != "config"]
+            missing = [n for n in names if n not in data.files]
+            if missing:
+                raise ValueError(f"{path}: not a saved State, missing arrays {missing}")
+            return State(cfg, **{n: data[n] for n in names})
 
     @staticmethod
     def concatenate(states: list[State]) -> State:

@@ -9,6 +9,25 @@ from kanaloa_env.testing import random_playthrough
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 @pytest.mark.parametrize("nil_announcement", [False, True])
 def test_random_games_keep_invariants(num_players: int, nil_announcement: bool) -> None:
-    stats = random_playthrough(Config(num_players=num_players, nil_announcement=nil_announcement), 64, seed=1)
+    stats = random_playthrough(
+        Config(num_players=num_players, nil_announcement=nil_announcement), 64, seed=1
+    )
     assert stats.terminated + stats.truncated == 64
     assert stats.terminated == 64  # random play ends in ~5 rounds, far below max_rounds
+
+
+def test_state_save_load_round_trip(tmp_path) -> None:
+    import numpy as np
+
+    from kanaloa_env.bots import sample_legal
+    from kanaloa_env.core import State, init, step
+
+    state = init(Config(num_players=5, nil_announcement=True, max_rounds=7), 16, seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        state = step(state, sample_legal(state.legal, rng))
+    path = tmp_path / "batch.npz"
+    state.save(path)
+    loaded = State.load(path)
+    assert loaded == state
+    assert loaded.config == state.config
