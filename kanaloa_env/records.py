@@ -626,9 +626,9 @@ def describe_step(
     if phase == Phase.PLAY:
         out.append(f"{_who(p, names)} plays {CARD_NAMES[a]}")
     elif phase in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
-        out.append(
-            f"{_who(p, names)} {describe_action(before, a, i).replace('remove', 'removes', 1)}"
-        )
+        what = describe_action(before, a, i).replace("remove", "removes", 1)
+        left = int(after.present[i].sum())
+        out.append(f"{_who(p, names)} {what}; {left} ocean cards remain")
     elif phase == Phase.ANNOUNCE:
         out.append(
             f"{_who(p, names)} " + ("announces no tricks" if a == ANNOUNCE else "does not announce")
@@ -660,13 +660,6 @@ def describe_step(
         if before.announced[i, w] == 1 and not before.config.announced_boat_moves:
             out.append(f"{_who(w, names)} announced no tricks: the boat stays (R7.4)")
 
-    removed = np.flatnonzero(before.present[i] & ~after.present[i])
-    if phase == Phase.PLAY:  # a removal by a player's own action is told above
-        for slot in removed:
-            out.append(f"ocean card {int(before.route[i, 2 * slot]) // 2} is removed")
-    if removed.size:
-        out.append(f"{int(after.present[i].sum())} ocean cards remain")
-
     pres = np.repeat(after.present[i], 2)
     F = len(pres)
     deck = before.config.deck
@@ -681,8 +674,7 @@ def describe_step(
         code = after.route[i, f1]
         where = SUIT_NAMES[deck.color[code]] + (" dolphin" if deck.dolphin[code] else "")
         out.append(
-            f"{_who(q, names)}'s boat sails {sailed} field{'s' if sailed != 1 else ''} "
-            f"to a {where} field"
+            f"{_who(q, names)} sails {sailed} field{'s' if sailed != 1 else ''} to a {where} field"
         )
 
     if after.terminated[i] and not before.terminated[i]:

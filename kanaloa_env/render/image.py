@@ -21,6 +21,8 @@ render_image(state).save("table.png")            # the same as a PIL image
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -47,6 +49,7 @@ __all__ = [
     "WIDTH",
     "render_image",
     "render_rgb",
+    "save_gif",
 ]
 
 WIDTH, HEIGHT = 1200, 840
@@ -93,6 +96,17 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[tuple[int, int], Image.Image]:
+    """The text's coverage mask and its offset from the anchor point (cached: most labels
+    repeat from frame to frame, and rasterising text is the slowest part of a picture)."""
+    font = _font(size)
+    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    return (left, top), mask
+
+
 class _Canvas:
     """An ImageDraw at `scale` times the output size (drawn large, then shrunk: smooth edges)."""
 
@@ -100,6 +114,7 @@ class _Canvas:
         self.s = scale
         self.img = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), _SEA)
         self.d = ImageDraw.Draw(self.img)
+        self.texts: list[tuple] = []
 
     def pts(self, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
         return [(x * self.s, y * self.s) for x, y in points]
@@ -108,7 +123,16 @@ class _Canvas:
         return (x0 * self.s, y0 * self.s, x1 * self.s, y1 * self.s)
 
     def polygon(self, points: list[tuple[float, float]], fill=None, outline=None, width=1) -> None:
-        self.d.polygon(self.pts(points), fill=fill, outline=outline, width=max(1, width * self.s))
+        pts = self.pts(points)
+        w = max(1, round(width * self.s))
+        if outline is None or w == 1:
+            self.d.polygon(pts, fill=fill, outline=outline)
+            return
+        # Pillow draws a wide polygon outline through a mask of the whole canvas; a
+        # closed wide line looks the same and is many times faster.
+        if fill is not None:
+            self.d.polygon(pts, fill=fill)
+        self.d.line(pts + pts[:1], fill=outline, width=w, joint="curve")
 
     def line(self, points: list[tuple[float, float]], fill, width: float = 1) -> None:
         self.d.line(self.pts(points), fill=fill, width=max(1, round(width * self.s)), joint="curve")
@@ -126,21 +150,19 @@ class _Canvas:
         self.d.ellipse(self.box(x0, y0, x1, y1), fill=fill, outline=outline, width=width * self.s)
 
     def text(self, xy, text: str, size: int, fill=_TEXT, anchor: str = "la") -> None:
-        self.d.text(
-            (xy[0] * self.s, xy[1] * self.s),
-            text,
-            font=_font(size * self.s),
-            fill=fill,
-            anchor=anchor,
-        )
+        # Text is drawn last, at the output size: the font is anti-aliased already, and
+        # rendering it supersampled would cost more than all the shapes.
+        self.texts.append((xy, text, size, fill, anchor))
 
     def text_width(self, text: str, size: int) -> float:
-        return self.d.textlength(text, font=_font(size * self.s)) / self.s
+        return self.d.textlength(text, font=_font(size))
 
     def result(self) -> Image.Image:
-        if self.s == 1:
-            return self.img
-        return self.img.reduce(self.s)  # box filter: fast and smooth enough
+        img = self.img if self.s == 1 else self.img.reduce(self.s)  # box filter
+        for (x, y), text, size, fill, anchor in self.texts:
+            (left, top), mask = _text_mask(text, size, anchor)
+            img.paste(fill, (round(x) + left, round(y) + top), mask)
+        return img
 
 
 # ---- the oval route ---------------------------------------------------------------
@@ -156,6 +178,7 @@ def _ring_table(n: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     return t, s / s[-1]
 
 
+@lru_cache(maxsize=4096)
 def _angle_at(u: float) -> float:
     """Ellipse angle at arc-length fraction `u` (0 = top centre, growing clockwise)."""
     t, s = _ring_table()
@@ -176,6 +199,7 @@ def _tangent(t: float) -> tuple[float, float]:
     return dx / n, dy / n
 
 
+@lru_cache(maxsize=1024)
 def _segment(u0: float, u1: float, inner: float, outer: float) -> list[tuple[float, float]]:
     """Polygon of the ring between arc fractions u0..u1 and offsets inner..outer."""
     us = np.linspace(u0, u1, 12)
@@ -248,7 +272,7 @@ def _boat(c: _Canvas, x: float, y: float, seat: int, size: float = 40, ring=None
     c.text((x, y + 0.45 * k), str(seat), int(size * 0.46), fill=text_fill, anchor="mm")
 
 
-def _draw_route(c: _Canvas, state: State, g: int, removable: dict[int, int]) -> None:
+def _draw_route(c: _Canvas, state: State, g: int, removable: set[int]) -> None:
     cfg = state.config
     deck = cfg.deck
     N = cfg.route_cards
@@ -293,10 +317,8 @@ def _draw_route(c: _Canvas, state: State, g: int, removable: dict[int, int]) -> 
         )
         # The card's id outside the ring (ids appear in removal choices of the terminal game).
         lx, ly = _ring_point(_angle_at((u0 + u1) / 2), outer + 14)
-        label = f"#{int(codes[0]) // 2}"
-        if highlight:
-            label = f"{removable[n]}: {label}"
-        c.text((lx, ly), label, 13, fill=_GOLD if highlight else _DIM_TEXT, anchor="mm")
+        c.text((lx, ly), f"#{int(codes[0]) // 2}", 14 if highlight else 13,
+               fill=_GOLD if highlight else _DIM_TEXT, anchor="mm")  # fmt: skip
 
 
 def _draw_boats(c: _Canvas, state: State, g: int) -> None:
@@ -607,13 +629,13 @@ def render_image(
     g = int(game)
     to_act = int(state.current_player[g])
     shown = seat if seat is not None else (to_act if to_act >= 0 else None)
-    removable: dict[int, int] = {}
+    removable: set[int] = set()  # slots the player to act may remove now (gold)
     if state.phase[g] in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
         from ..records import ocean_card_ahead  # the same action -> card map as the text views
 
         for a in np.flatnonzero(state.legal[g, REMOVE_BASE:ANNOUNCE]) + REMOVE_BASE:
             slot, _ = ocean_card_ahead(state, int(a), g)
-            removable[slot] = int(a) - REMOVE_BASE
+            removable.add(slot)
     c = _Canvas(supersample)
     _draw_center(c, state, g)
     _draw_route(c, state, g, removable)
@@ -634,3 +656,51 @@ def render_rgb(state: State, game: int = 0, seat: int | None = None) -> np.ndarr
     What `render_mode="rgb_array"` returns. See `render_image` for the arguments.
     """
     return np.asarray(render_image(state, game, seat), dtype=np.uint8)
+
+
+def save_gif(
+    states: Sequence[State],
+    path: str | os.PathLike[str],
+    game: int = 0,
+    seat: int | None = None,
+    *,
+    frame_ms: int = 700,
+    last_ms: int = 4000,
+    scale: float = 1.0,
+    supersample: int = 2,
+) -> int:
+    """Write an animated GIF with one frame per state (e.g. every position of a game).
+
+    Args:
+        states: the positions, in order.
+        path: the .gif file to write.
+        game, seat: as for `render_image`.
+        frame_ms: how long each frame shows; `last_ms` for the last one.
+        scale: resize the frames by this factor (0.5 gives a file about a third as big).
+        supersample: as for `render_image` (1 is about twice as fast).
+
+    Returns:
+        The number of frames written.
+    """
+    if not states:
+        raise ValueError("save_gif needs at least one state")
+    if not 0.1 <= scale <= 2.0:
+        raise ValueError(f"scale must be in 0.1..2.0, got {scale}")
+    size = (round(WIDTH * scale), round(HEIGHT * scale))
+    frames = []
+    for s in states:
+        img = render_image(s, game, seat, supersample=supersample)
+        frames.append(img if scale == 1.0 else img.resize(size, Image.Resampling.LANCZOS))
+    # One palette for the whole animation, from a few frames spread over the game
+    # (adaptive per-frame palettes cost more and flicker).
+    picks = [frames[k] for k in np.linspace(0, len(frames) - 1, min(4, len(frames))).astype(int)]
+    sheet = Image.new("RGB", (size[0], size[1] * len(picks)))
+    for k, f in enumerate(picks):
+        sheet.paste(f, (0, k * size[1]))
+    palette = sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    quant = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    durations = [frame_ms] * (len(quant) - 1) + [last_ms]
+    quant[0].save(
+        path, save_all=True, append_images=quant[1:], duration=durations, loop=0, optimize=False
+    )
+    return len(quant)

@@ -1,0 +1,136 @@
+"""Replay a recorded game: `python -m kanaloa_env.replay FILE`.
+
+```
+python -m kanaloa_env.replay game.jsonl                  # every step: what happened + the table
+python -m kanaloa_env.replay game.jsonl --brief          # what happened, no tables
+python -m kanaloa_env.replay games.jsonl --game 3 --gif game3.gif     # an animation
+python -m kanaloa_env.replay game.jsonl --png-dir frames/             # one PNG per position
+```
+
+The record format is described in `kanaloa_env.records`. A record that does not
+replay (an illegal action, another player to act than recorded) stops with an error
+naming the step, and the exit status is 1; an unreadable file gives status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .records import ReplayError, describe_step, load_records, replay
+from .render.text import render_text
+
+__all__ = ["main"]
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m kanaloa_env.replay",
+        description="Replay a recorded Kanaloa game step by step, or render it to pictures.",
+    )
+    ap.add_argument("file", help="a game record (JSON lines, see kanaloa_env.records)")
+    ap.add_argument("--game", type=int, default=0, help="which game of the file, from 0")
+    ap.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        help="always show this player's hand (default: the player to act)",
+    )
+    ap.add_argument("--brief", action="store_true", help="print what happened, without the tables")
+    ap.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="ANSI colours: auto = only when the output is a terminal and NO_COLOR is unset",
+    )
+    ap.add_argument("--gif", metavar="OUT", help="write an animated GIF of the game here")
+    ap.add_argument("--png-dir", metavar="DIR", help="write one PNG per position into DIR")
+    ap.add_argument(
+        "--frame-ms", type=int, default=700, help="GIF: milliseconds per frame (default 700)"
+    )
+    ap.add_argument("--scale", type=float, default=1.0, help="GIF/PNG: size factor (default 1)")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `... | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    ap = _build_parser()
+    args = ap.parse_args(argv)
+    try:
+        records = load_records(args.file)
+    except (OSError, ValueError) as e:
+        print(f"cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    if not 0 <= args.game < len(records):
+        ap.error(
+            f"--game must be in 0..{len(records) - 1} ({args.file} holds {len(records)} games)"
+        )
+    rec = records[args.game]
+    P = rec.num_players
+    if args.seat is not None and not 0 <= args.seat < P:
+        ap.error(f"--seat must be in 0..{P - 1}")
+    if args.color == "auto":
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    else:
+        color = args.color == "always"
+    render = bool(args.gif or args.png_dir)
+    names = [f"player_{p}" for p in range(P)]
+    players = rec.meta.get("players") if isinstance(rec.meta, dict) else None
+    if isinstance(players, list) and len(players) == P:
+        names = [f"player_{p} ({players[p]})" for p in range(P)]
+    start = rec.start_state()
+    states = [start]
+    quiet = render  # rendering only: no step-by-step text
+    start_desc = f"seed {rec.seed}, game {rec.game}" if rec.seed is not None else "a scenario"
+    if not quiet:
+        print(f"Game {args.game} of {args.file}: {P} players, from {start_desc}")
+        if not args.brief:
+            print(render_text(start, 0, color=color, seat=args.seat))
+    try:
+        for r in replay(rec):
+            states.append(r.after)
+            if quiet:
+                continue
+            d = r.decision
+            print(f"\nStep {d.step}:")
+            for line in describe_step(r.before, d.action, r.after, names=names):
+                print(f"  - {line}")
+            if not args.brief:
+                print(render_text(r.after, 0, color=color, seat=args.seat))
+    except ReplayError as e:
+        print(f"\n{e}", file=sys.stderr)
+        return 1
+    last = states[-1]
+    if not quiet and not (last.terminated[0] or last.truncated[0]):
+        print(f"\nThe record ends after {len(rec.decisions)} steps; the game is not over.")
+    if render:
+        from .render.image import render_image, save_gif
+
+        if args.png_dir:
+            os.makedirs(args.png_dir, exist_ok=True)
+            for k, s in enumerate(states):
+                img = render_image(s, 0, args.seat)
+                if args.scale != 1.0:
+                    img = img.resize(
+                        (round(img.width * args.scale), round(img.height * args.scale))
+                    )
+                img.save(os.path.join(args.png_dir, f"step_{k:04d}.png"))
+            print(f"wrote {len(states)} PNGs to {args.png_dir}")
+        if args.gif:
+            n = save_gif(states, args.gif, 0, args.seat, frame_ms=args.frame_ms, scale=args.scale)
+            print(f"wrote {args.gif} ({n} frames)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

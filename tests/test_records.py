@@ -1,0 +1,274 @@
+"""Game records: record -> file -> replay reproduces every position; divergence names the step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kanaloa_env.bots import RandomBot
+from kanaloa_env.core import Config, init, step, to_scenario
+from kanaloa_env.core.constants import NUM_ACTIONS, Phase
+from kanaloa_env.records import (
+    FORMAT_VERSION,
+    GameRecord,
+    Recorder,
+    ReplayError,
+    bot_action,
+    describe_step,
+    load_record,
+    load_records,
+    record_bot_game,
+    replay,
+    replay_states,
+    save_records,
+    write_records,
+)
+
+CONFIGS = [
+    Config(num_players=3),
+    Config(num_players=4, nil_announcement=True),
+    Config(num_players=5, dolphin="automatic", max_rounds=3),
+]
+
+
+def _play(rec: Recorder, rng: np.random.Generator, max_steps: int = 10_000) -> list[dict]:
+    """Random legal play; returns the scenario after every step (the start first)."""
+    scenarios = [to_scenario(rec.state, 0, include_key=True)]
+    while not rec.done and len(scenarios) <= max_steps:
+        legal = np.flatnonzero(rec.state.legal[0])
+        rec.step(int(rng.choice(legal)))
+        scenarios.append(to_scenario(rec.state, 0, include_key=True))
+    return scenarios
+
+
+@pytest.mark.parametrize(
+    "config", CONFIGS, ids=lambda c: repr(c.overrides() | {"P": c.num_players})
+)
+def test_record_then_replay_gives_identical_scenarios(config: Config, tmp_path: Path) -> None:
+    rec = Recorder(config, seed=11)
+    live = _play(rec, np.random.default_rng(0))
+    assert rec.done and rec.record.result is not None
+    path = tmp_path / "game.jsonl"
+    rec.record.save(path)
+    loaded = load_record(path)
+    assert loaded.actions == rec.record.actions
+    replayed = [to_scenario(s, 0, include_key=True) for s in replay_states(loaded)]
+    assert replayed == live
+
+
+def test_seeded_record_starts_at_game_0_of_init(tmp_path: Path) -> None:
+    cfg = Config(num_players=4)
+    rec = GameRecord(4, cfg.overrides(), seed=5)
+    assert rec.start_state().equal(init(cfg, 1, seed=5))
+    assert to_scenario(GameRecord(4, {}, seed=5, game=2).start_state(), 0) == to_scenario(
+        init(cfg, 3, seed=5), 2
+    )
+
+
+def test_record_from_a_scenario_replays_future_deals(tmp_path: Path) -> None:
+    # Start mid-game (after 30 random decisions); the dumped key makes later deals replay.
+    cfg = Config(num_players=3)
+    state = init(cfg, 1, seed=3)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        state = step(state, np.array([rng.choice(np.flatnonzero(state.legal[0]))]))
+    rec = Recorder.from_state(state, meta={"note": "from move 30"})
+    assert rec.record.seed is None and "key" in rec.record.scenario
+    live = _play(rec, rng)
+    assert any(s["round"] > live[0]["round"] for s in live), "the game must reach a new deal"
+    path = tmp_path / "scenario.jsonl"
+    rec.record.save(path)
+    loaded = load_record(path)
+    assert loaded.meta == {"note": "from move 30"}
+    assert [to_scenario(s, 0, include_key=True) for s in replay_states(loaded)] == live
+
+
+def test_file_layout_header_decisions_result(tmp_path: Path) -> None:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=4)
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    head = lines[0]
+    assert head["version"] == FORMAT_VERSION and head["num_players"] == 3
+    assert head["seed"] == 4 and head["config"] == {} and head["meta"]["players"] == ["random"] * 3
+    steps = lines[1:-1]
+    assert [d["step"] for d in steps] == list(range(len(steps)))
+    assert all(set(d) == {"step", "player", "action", "name"} for d in steps)
+    assert steps[0]["name"].startswith("play ")
+    assert lines[-1]["result"]["steps"] == len(steps)
+    assert lines[-1]["result"]["winner"] == rec.result["winner"]
+
+
+def _tamper(rec: GameRecord, n: int, **change: int) -> GameRecord:
+    d = rec.decisions[n]
+    fields = {"step": d.step, "player": d.player, "action": d.action} | change
+    out = GameRecord(rec.num_players, rec.config, seed=rec.seed, game=rec.game)
+    out.decisions = list(rec.decisions)
+    out.decisions[n] = type(d)(**fields)
+    return out
+
+
+def test_illegal_action_raises_naming_the_step() -> None:
+    rec = record_bot_game(Config(num_players=4), [RandomBot()] * 4, seed=9)
+    n = 17
+    state = replay_states(rec)[n]
+    illegal = int(np.flatnonzero(~state.legal[0])[0])
+    with pytest.raises(ReplayError, match=r"step 17\b.*illegal") as info:
+        list(replay(_tamper(rec, n, action=illegal)))
+    assert info.value.step == n
+
+
+def test_wrong_player_raises_naming_the_step() -> None:
+    rec = record_bot_game(Config(num_players=4), [RandomBot()] * 4, seed=9)
+    n = 5
+    wrong = (rec.decisions[n].player + 1) % 4
+    with pytest.raises(ReplayError, match=r"step 5\b.*player") as info:
+        list(replay(_tamper(rec, n, player=wrong)))
+    assert info.value.step == n
+
+
+def test_decisions_after_the_end_and_wrong_result_raise() -> None:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=2)
+    longer = GameRecord(3, {}, seed=2)
+    longer.decisions = list(rec.decisions) + [type(rec.decisions[0])(len(rec.decisions), 0, 0)]
+    with pytest.raises(ReplayError, match=f"step {len(rec.decisions)}.*over"):
+        list(replay(longer))
+    lying = GameRecord(
+        3, {}, seed=2, result=dict(rec.result, winner=(rec.result["winner"] + 1) % 3)
+    )
+    lying.decisions = rec.decisions
+    with pytest.raises(ReplayError, match="winner"):
+        list(replay(lying))
+
+
+def test_recorder_rejects_bad_actions_and_records_nothing() -> None:
+    rec = Recorder(Config(num_players=3), seed=0)
+    illegal = int(np.flatnonzero(~rec.state.legal[0])[0])
+    with pytest.raises(ValueError, match="illegal"):
+        rec.step(illegal)
+    with pytest.raises(TypeError):
+        rec.step("red-3")  # type: ignore[arg-type]
+    assert rec.record.decisions == []
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("not json\n", "line 1: not valid JSON"),
+        ('{"step": 0, "player": 0, "action": 1}\n', "line 1: .*header"),
+        ('{"format": "kanaloa-record", "version": 99, "num_players": 3, "config": {}, "seed": 1}\n',
+         "version 99"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}}\n',
+         "'seed' and 'scenario'"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 7, "config": {}, "seed": 1}\n',
+         "num_players"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1}\n'
+         '{"step": 1, "player": 0, "action": 1}\n', "line 2: expected step 0"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1}\n'
+         f'{{"step": 0, "player": 0, "action": {NUM_ACTIONS}}}\n', "line 2: action must be"),
+        ("", "no game records"),
+    ],
+)  # fmt: skip
+def test_malformed_files_name_the_line(tmp_path: Path, text: str, match: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=match):
+        load_records(path)
+
+
+def test_write_records_matches_a_batch_of_games(tmp_path: Path) -> None:
+    """The arena hook: a batch seeded `s` saved by seed and actions replays each game exactly."""
+    cfg = Config(num_players=4)
+    B = 3
+    state = init(cfg, B, seed=21)
+    rng = np.random.default_rng(5)
+    actions: list[list[int]] = [[] for _ in range(B)]
+    while not state.done.all():
+        live = np.flatnonzero(~state.done)
+        a = np.zeros(B, dtype=np.int64)  # finished games ignore their action
+        a[live] = RandomBot().act(None, state.legal[live], rng)  # type: ignore[arg-type]
+        for g in live:
+            actions[g].append(int(a[g]))
+        state = step(state, a)
+    path = tmp_path / "arena.jsonl"
+    written = write_records(path, cfg, 21, actions, meta={"players": ["random"] * 4})
+    loaded = load_records(path)
+    assert len(loaded) == B and [r.game for r in loaded] == [0, 1, 2]
+    for g, rec in enumerate(loaded):
+        assert rec.actions == actions[g] == written[g].actions
+        final = replay_states(rec)[-1]
+        assert to_scenario(final, 0) == to_scenario(state, g)
+    # Appending adds games; a list of seeds names each game's own stream.
+    write_records(path, cfg, [21], [actions[1]], games=[1], append=True)
+    assert load_records(path)[-1].actions == actions[1]
+
+
+def test_write_records_rejects_bad_input(tmp_path: Path) -> None:
+    cfg = Config(num_players=3)
+    with pytest.raises(ValueError, match="2 games of actions but 1 seeds"):
+        write_records(tmp_path / "x.jsonl", cfg, [1], [[], []])
+    state = init(cfg, 1, seed=1)
+    illegal = int(np.flatnonzero(~state.legal[0])[0])
+    with pytest.raises(ReplayError, match="step 0.*illegal"):
+        write_records(tmp_path / "x.jsonl", cfg, 1, [[illegal]])
+
+
+def test_save_records_several_games_in_one_file(tmp_path: Path) -> None:
+    recs = [record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=s) for s in (1, 2)]
+    path = tmp_path / "two.jsonl"
+    save_records(path, recs)
+    assert [r.seed for r in load_records(path)] == [1, 2]
+    assert load_record(path, 1).actions == recs[1].actions
+    with pytest.raises(ValueError, match="game must be in 0..1"):
+        load_record(path, 2)
+
+
+def test_bot_action_passes_the_public_view_to_state_bots() -> None:
+    seen = {}
+
+    class Spy:
+        name = "spy"
+        uses_state = True
+
+        def act(self, observations, masks, rng, **kwargs):
+            seen.update(kwargs)
+            return np.flatnonzero(masks[0])[:1]
+
+    state = init(Config(num_players=3), 1, seed=0)
+    a = bot_action(Spy(), state, np.random.default_rng(0))
+    assert state.legal[0, a]
+    p = int(state.current_player[0])
+    view = seen["view"]
+    assert seen["seats"].tolist() == [p]
+    assert view.hands[0, p] == state.hands[0, p]
+    assert all(view.hands[0, q] == 0 for q in range(3) if q != p)  # other hands hidden
+
+
+def test_describe_step_tells_tricks_moves_removals_and_the_end() -> None:
+    rec = record_bot_game(Config(num_players=4), [RandomBot()] * 4, seed=3)
+    seen_trick = seen_removal = seen_round = False
+    for r in replay(rec):
+        b, a = r.before, r.after
+        text = describe_step(b, r.decision.action, a)
+        assert text and text[0].startswith(f"player {r.decision.player} ")
+        if a.round[0] == b.round[0] and a.tricks_won[0].sum() > b.tricks_won[0].sum():
+            w = int(np.flatnonzero(a.tricks_won[0] > b.tricks_won[0])[0])
+            assert any(t.startswith(f"player {w} wins the trick") for t in text)
+            seen_trick = True
+        for q in range(4):
+            if a.boat_field[0, q] != b.boat_field[0, q]:
+                assert any(t.startswith(f"player {q} sails") for t in text)
+        if a.present[0].sum() < b.present[0].sum():
+            assert "removes ocean card" in text[0]
+            assert f"{int(a.present[0].sum())} ocean cards remain" in text[0]
+            seen_removal = True
+        if a.round[0] > b.round[0]:
+            assert any(t.startswith(f"round {int(a.round[0])} starts") for t in text)
+            seen_round = True
+        if a.phase[0] == Phase.DOLPHIN:
+            assert any("may take a dolphin move" in t for t in text)
+    assert seen_trick and seen_removal and seen_round
+    assert f"player {rec.result['winner']} laps the last boat and wins the game!" in text
