@@ -162,7 +162,9 @@ def parse_move(text: str, state: State) -> int:
         )
     try:
         card = card_from_name(word)
-    except ValueError:
+    except ValueError as e:
+        if "-" in word:  # meant as a card: say what a card name looks like
+            raise ValueError(str(e)) from None
         raise ValueError(
             f"not understood: {text.strip()!r}; {choose}, a card name like red-11 or kanaloa, "
             "h for help or q to quit"

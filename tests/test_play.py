@@ -1,0 +1,174 @@
+"""The terminal game: end to end through a subprocess fed scripted input, and its input parser."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kanaloa_env.bots import RandomBot
+from kanaloa_env.core import Config, from_scenario
+from kanaloa_env.core.constants import (
+    ANNOUNCE,
+    DOLPHIN_DECLINE,
+    DOLPHIN_TAKE,
+    NO_ANNOUNCE,
+    REMOVE_BASE,
+    Phase,
+    card_from_name,
+)
+from kanaloa_env.play import HumanQuit, legal_moves, parse_move
+from kanaloa_env.records import (
+    load_record,
+    ocean_card_ahead,
+    record_bot_game,
+    replay,
+    replay_states,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+SCENARIO = REPO / "tests" / "scenarios" / "scenario_md_example.json"
+
+
+def run_play(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "kanaloa_env.play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "3", "--seed", "1", "--bots", "random"],
+        ["--players", "4", "--seat", "2", "--seed", "5", "--announce", "--bots", "heuristic", "random", "heuristic"],
+    ],
+    ids=["3p-random", "4p-announce-heuristic"],
+)  # fmt: skip
+def test_always_typing_1_plays_a_whole_game(args: list[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    proc = run_play([*args, "--record", str(record)], "1\n" * 3000)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "wins the game!" in out and "Final positions" in out
+    assert "Since your last move:" in out and " wins the trick (" in out and " sails " in out
+    assert "\x1b[" not in out  # no colours when stdout is not a terminal
+    assert "Traceback" not in proc.stderr
+    # The record replays, and every human decision was move 1: the lowest legal action.
+    rec = load_record(record)
+    seat = int(args[args.index("--seat") + 1]) if "--seat" in args else 0
+    assert rec.meta["players"][seat] == "human"
+    human_steps = 0
+    for r in replay(rec):
+        if r.decision.player == seat:
+            assert r.decision.action == int(np.flatnonzero(r.before.legal[0])[0])
+            human_steps += 1
+    assert human_steps > 8
+    assert f"player_{rec.result['winner']}" in out.split("Final positions")[0].splitlines()[-1]
+
+
+def test_bad_input_reprompts_with_a_reason_then_q_quits() -> None:
+    stdin = "foo\n0\n99\nred-13\n\n#3\nyes\nh\nq\n"
+    proc = run_play(["--players", "3", "--seed", "1", "--bots", "random"], stdin)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "not understood: 'foo'" in out
+    assert "there is no move 0" in out and "there is no move 99" in out
+    assert "unknown card 'red-13'" in out
+    assert "nothing typed" in out
+    assert "no ocean card is to be removed now" in out
+    assert "How to answer" in out  # h prints help
+    assert "You quit the game." in out
+    assert out.count("Your move (") == 1  # every bad line re-prompted the same decision
+    assert "Traceback" not in proc.stderr
+
+
+def test_end_of_input_quits_cleanly_and_saves_the_partial_record(tmp_path: Path) -> None:
+    record = tmp_path / "partial.jsonl"
+    proc = run_play(
+        ["--players", "4", "--seed", "2", "--bots", "random", "--record", str(record)], "1\n1\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "You quit the game." in proc.stdout
+    rec = load_record(record)
+    assert rec.result is None and len(rec.decisions) >= 2
+    replay_states(rec)  # a partial game replays too
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "6"], "--players must be in 3..5"),
+        (["--players", "3", "--seat", "3"], "--seat must be in 0..2"),
+        (["--players", "4", "--bots", "random", "random"], "--bots takes one bot"),
+        (["--bots", "nonsense"], "unknown bot 'nonsense'"),
+    ],
+)
+def test_bad_command_lines_exit_2_with_a_message(args: list[str], message: str) -> None:
+    proc = run_play(args, "")
+    assert proc.returncode == 2
+    assert message in proc.stderr
+
+
+def test_color_always_paints_the_table() -> None:
+    proc = run_play(
+        ["--players", "3", "--seed", "1", "--bots", "random", "--color", "always"], "q\n"
+    )
+    assert proc.returncode == 0 and "\x1b[" in proc.stdout
+
+
+# ---- the input parser on known positions -------------------------------------------
+
+
+def test_parse_move_follows_suit_and_names_the_reason() -> None:
+    # SCENARIO.md's example: player 2 must follow blue (blue-3, blue-11 in hand).
+    state = from_scenario(json.loads(SCENARIO.read_text()))
+    moves = legal_moves(state)
+    assert [m.action for m in moves] == sorted(np.flatnonzero(state.legal[0]).tolist())
+    assert parse_move("1", state) == moves[0].action
+    assert parse_move(" Blue-11 ", state) == card_from_name("blue-11")
+    with pytest.raises(ValueError, match=r"red-11 may not be played: you hold blue.*R4\.3"):
+        parse_move("red-11", state)
+    with pytest.raises(ValueError, match="green-12 is not in your hand"):
+        parse_move("green-12", state)
+    with pytest.raises(ValueError, match="kanaloa is not in your hand"):
+        parse_move("kanaloa", state)
+    with pytest.raises(ValueError, match=f"there is no move {len(moves) + 1}"):
+        parse_move(str(len(moves) + 1), state)
+    with pytest.raises(HumanQuit):
+        parse_move("Q", state)
+
+
+def _first_state(config: Config, phase: Phase, seeds=range(50)):
+    for seed in seeds:
+        rec = record_bot_game(config, [RandomBot()] * config.num_players, seed=seed)
+        for s in replay_states(rec):
+            if s.phase[0] == phase:
+                return s
+    raise AssertionError(f"no {phase.name} position found")
+
+
+def test_parse_move_announce_dolphin_and_removal_words() -> None:
+    ann = _first_state(Config(num_players=3, nil_announcement=True), Phase.ANNOUNCE)
+    assert parse_move("yes", ann) == ANNOUNCE and parse_move("no", ann) == NO_ANNOUNCE
+    with pytest.raises(ValueError, match="not playing a card now"):
+        parse_move("blue-3", ann)
+    dol = _first_state(Config(num_players=3), Phase.DOLPHIN)
+    assert parse_move("take", dol) == DOLPHIN_TAKE and parse_move("decline", dol) == DOLPHIN_DECLINE
+    rem = _first_state(Config(num_players=3), Phase.REMOVE_OCTOPUS)
+    moves = legal_moves(rem)
+    assert all(REMOVE_BASE <= m.action < ANNOUNCE for m in moves)
+    slot, cid = ocean_card_ahead(rem, moves[-1].action)
+    assert f"#{cid}:" in moves[-1].label
+    assert parse_move(f"#{cid}", rem) == moves[-1].action
+    gone = sorted(set(range(12)) - {ocean_card_ahead(rem, m.action)[1] for m in moves})
+    with pytest.raises(ValueError, match=f"ocean card #{gone[0]} cannot be removed now"):
+        parse_move(f"#{gone[0]}", rem)
