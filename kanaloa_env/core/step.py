@@ -139,7 +139,21 @@ def _apply(s: State, a: np.ndarray) -> None:
         groups = [(ph, np.flatnonzero(s.phase == ph)) for ph in range(_GAME_OVER) if counts[ph]]
         for ph, idx in groups:
             _HANDLERS[ph](s, idx, a[idx])
+    _between_tricks(s)
     masks.refresh(s)
+
+
+def _between_tricks(s: State) -> None:
+    """No trick is open while a game waits for a dolphin decision or the round-end
+    removal, or is over: clear the finished trick's suit to follow and show the
+    trump the leading boat gives now (R8.2; fixed again when the next trick starts,
+    R5.5). This is what a scenario of the position derives, so `from_scenario`
+    gives back an identical observation. Idempotent for games already over.
+    """
+    idx = np.flatnonzero(s.phase >= _REMOVE_ROUND_END)
+    if idx.size:
+        s.lead_suit[idx] = NO_SUIT
+        s.trump[idx] = route.trump_of(s, idx)
 
 
 # ---- phase handlers ------------------------------------------------------------
