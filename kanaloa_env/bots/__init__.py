@@ -1,5 +1,20 @@
-"""Batched bots: `act(observations, masks, rng) -> actions`."""
+"""Batched bots: `act(observations, masks, rng) -> actions`.
+
+`make_bot(spec)` builds one from a name ("random", "heuristic"), a saved model
+path or a bot object.
+"""
 
 from .base import Bot, RandomBot, public_view, sample_legal
+from .heuristic import HeuristicBot
+from .registry import BOT_NAMES, make_bot, needs_observations
 
-__all__ = ["Bot", "RandomBot", "public_view", "sample_legal"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "make_bot",
+    "needs_observations",
+    "public_view",
+    "sample_legal",
+]

@@ -1,0 +1,115 @@
+"""Build bots from short specs: `"random"`, `"heuristic"`, a saved model path, or a bot object.
+
+```python
+from kanaloa_env.bots import make_bot
+bot = make_bot("heuristic")
+bot = make_bot("runs/ppo_kanaloa.zip")      # MaskablePPO model (kanaloa_env.bots.model)
+```
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from .base import Bot, RandomBot
+from .heuristic import HeuristicBot
+
+#: Bot names `make_bot` understands, with their factories.
+BOT_FACTORIES: dict[str, Callable[[], Any]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}
+BOT_NAMES: tuple[str, ...] = tuple(BOT_FACTORIES)
+MODEL_SUFFIX = ".zip"
+
+
+def is_bot(obj: object) -> bool:
+    """Whether `obj` follows the bot protocol (has a callable `act`)."""
+    return callable(getattr(obj, "act", None))
+
+
+def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
+    """A bot from a spec.
+
+    Args:
+        spec: a bot name (`BOT_NAMES`: "random", "heuristic"); a path to a saved
+            MaskablePPO model `.zip` (loaded with
+            `kanaloa_env.bots.model.MaskablePPOBot.load`); or an object that
+            already follows the bot protocol (returned as is).
+
+    Returns:
+        The bot.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known names), a model
+            file that does not exist, cannot be read or cannot be loaded.
+        TypeError: `spec` is neither a string, a path nor a bot.
+    """
+    if is_bot(spec):
+        return spec  # type: ignore[return-value]
+    if not isinstance(spec, (str, os.PathLike)):
+        raise TypeError(
+            f"a bot spec must be a name {list(BOT_NAMES)}, a model path or a bot object "
+            f"with an act() method, got {type(spec).__name__}"
+        )
+    text = os.fspath(spec)
+    if text in BOT_FACTORIES:
+        return BOT_FACTORIES[text]()
+    if looks_like_path(text):
+        return load_model_bot(text)
+    raise ValueError(
+        f"unknown bot {text!r}: use one of {list(BOT_NAMES)} or the path of a saved "
+        f"model ({MODEL_SUFFIX})"
+    )
+
+
+def looks_like_path(text: str) -> bool:
+    """Whether a spec names a file rather than a bot: a `.zip` suffix, a separator, or a file."""
+    return text.endswith(MODEL_SUFFIX) or os.sep in text or "/" in text or os.path.isfile(text)
+
+
+def load_model_bot(path: str) -> Bot:
+    """Load a saved MaskablePPO model as a bot, with a clear error when that is impossible."""
+    if not os.path.isfile(path):
+        raise ValueError(f"model file {path!r} does not exist (or is not a file)")
+    if not os.access(path, os.R_OK):
+        raise ValueError(f"model file {path!r} is not readable")
+    try:
+        # Imported here: model bots need torch and sb3-contrib, which plain play does not.
+        from .model import MaskablePPOBot
+    except ImportError as exc:
+        raise ValueError(
+            f"cannot load model {path!r}: kanaloa_env.bots.model is unavailable ({exc}); "
+            "install the 'train' extra (torch, sb3-contrib)"
+        ) from exc
+    try:
+        return MaskablePPOBot.load(path)
+    except Exception as exc:  # any loader failure is a bad model file to the user
+        raise ValueError(f"cannot load model {path!r}: {type(exc).__name__}: {exc}") from exc
+
+
+def bot_label(spec: str | os.PathLike[str] | Bot, bot: Bot) -> str:
+    """A short display name: the bot name, a model file's stem, or the object's `name`."""
+    if isinstance(spec, (str, os.PathLike)):
+        text = os.fspath(spec)
+        if text in BOT_FACTORIES:
+            return text
+        base = os.path.basename(text.rstrip("/\\")) or text
+        return base[: -len(MODEL_SUFFIX)] if base.endswith(MODEL_SUFFIX) else base
+    return str(getattr(bot, "name", None) or type(bot).__name__)
+
+
+def needs_observations(bot: Bot) -> bool:
+    """Whether a caller must encode observations for `bot`.
+
+    A bot says so with `uses_observations = False`. The stock `RandomBot` reads
+    only the masks; for any other bot without the attribute the answer is True.
+    Encoding observations costs more than a core step, so drivers skip it when
+    they can.
+    """
+    flag = getattr(bot, "uses_observations", None)
+    if flag is None:
+        return type(bot) is not RandomBot
+    return bool(flag)
