@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="GIF size factor (default 1.0)")
     ap.add_argument("--frame-ms", type=int, default=700, help="GIF milliseconds per frame")
     ap.add_argument("--fast", action="store_true", help="GIF without supersampling (2x faster)")
+    ap.add_argument(
+        "--every", type=int, default=1, help="GIF: keep every N-th position (the last always)"
+    )
     args = ap.parse_args(argv)
 
     if len(args.bots) not in (1, args.players):
@@ -69,8 +72,11 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     gif = os.path.join(args.out, "game.gif")
+    if args.every < 1:
+        ap.error("--every must be >= 1")
+    frames = states[:: args.every] + ([states[-1]] if (len(states) - 1) % args.every else [])
     n = save_gif(
-        states,
+        frames,
         gif,
         seat=args.seat,
         frame_ms=args.frame_ms,

@@ -51,6 +51,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "--frame-ms", type=int, default=700, help="GIF: milliseconds per frame (default 700)"
     )
     ap.add_argument("--scale", type=float, default=1.0, help="GIF/PNG: size factor (default 1)")
+    ap.add_argument(
+        "--every", type=int, default=1, help="GIF/PNG: every N-th position (the last always)"
+    )
     return ap
 
 
@@ -79,6 +82,8 @@ def _main(argv: Sequence[str] | None) -> int:
     P = rec.num_players
     if args.seat is not None and not 0 <= args.seat < P:
         ap.error(f"--seat must be in 0..{P - 1}")
+    if args.every < 1:
+        ap.error("--every must be >= 1")
     if args.color == "auto":
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     else:
@@ -116,18 +121,23 @@ def _main(argv: Sequence[str] | None) -> int:
     if render:
         from .render.image import render_image, save_gif
 
+        keep = list(range(0, len(states), args.every))
+        if keep[-1] != len(states) - 1:
+            keep.append(len(states) - 1)
+
         if args.png_dir:
             os.makedirs(args.png_dir, exist_ok=True)
-            for k, s in enumerate(states):
-                img = render_image(s, 0, args.seat)
+            for k in keep:
+                img = render_image(states[k], 0, args.seat)
                 if args.scale != 1.0:
                     img = img.resize(
                         (round(img.width * args.scale), round(img.height * args.scale))
                     )
                 img.save(os.path.join(args.png_dir, f"step_{k:04d}.png"))
-            print(f"wrote {len(states)} PNGs to {args.png_dir}")
+            print(f"wrote {len(keep)} PNGs to {args.png_dir}")
         if args.gif:
-            n = save_gif(states, args.gif, 0, args.seat, frame_ms=args.frame_ms, scale=args.scale)
+            frames = [states[k] for k in keep]
+            n = save_gif(frames, args.gif, 0, args.seat, frame_ms=args.frame_ms, scale=args.scale)
             print(f"wrote {args.gif} ({n} frames)")
     return 0
 

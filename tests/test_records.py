@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -272,3 +274,41 @@ def test_describe_step_tells_tricks_moves_removals_and_the_end() -> None:
             assert any("may take a dolphin move" in t for t in text)
     assert seen_trick and seen_removal and seen_round
     assert f"player {rec.result['winner']} laps the last boat and wins the game!" in text
+
+
+def _replay_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "kanaloa_env.replay", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_replay_cli_prints_renders_and_reports_divergence(tmp_path: Path) -> None:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    full = _replay_cli(str(path))
+    assert full.returncode == 0, full.stderr
+    assert full.stdout.count("\nStep ") == len(rec.decisions)
+    assert "Route:" in full.stdout and "wins the game!" in full.stdout
+    assert "\x1b[" not in full.stdout  # not a terminal: no colours
+    brief = _replay_cli(str(path), "--brief")
+    assert brief.returncode == 0 and "Route:" not in brief.stdout
+    assert "player_0 (random)" in brief.stdout  # names from the record's meta
+    gif, frames = tmp_path / "g.gif", tmp_path / "frames"
+    drawn = _replay_cli(
+        str(path), "--gif", str(gif), "--png-dir", str(frames), "--every", "40", "--scale", "0.2"
+    )
+    assert drawn.returncode == 0, drawn.stderr
+    n = len(range(0, len(rec.decisions) + 1, 40)) + (len(rec.decisions) % 40 != 0)
+    assert len(list(frames.glob("step_*.png"))) == n
+    assert f"({n} frames)" in drawn.stdout and gif.stat().st_size > 0
+    # A record that leaves the game: exit 1, the step named on stderr.
+    bad = _tamper(rec, 3, player=(rec.decisions[3].player + 1) % 3)
+    bad.save(tmp_path / "bad.jsonl")
+    diverged = _replay_cli(str(tmp_path / "bad.jsonl"), "--brief")
+    assert diverged.returncode == 1 and "record diverges at step 3" in diverged.stderr
+    missing = _replay_cli(str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,7 @@ from PIL import Image
 
 from kanaloa_env.bots import RandomBot
 from kanaloa_env.core import Config, Phase, from_scenario, init
-from kanaloa_env.records import record_bot_game, replay_states
+from kanaloa_env.records import load_record, record_bot_game, replay_states
 from kanaloa_env.render import image
 from kanaloa_env.render.image import HEIGHT, SUIT_COLORS, WIDTH, render_image, render_rgb, save_gif
 
@@ -152,3 +154,19 @@ def test_aec_env_rgb_array_uses_this_renderer() -> None:
     img = env.render()
     assert isinstance(img, np.ndarray) and img.shape == (HEIGHT, WIDTH, 3) and img.dtype == np.uint8
     assert np.array_equal(img, render_rgb(init(Config(num_players=3), 1, seed=4)))
+
+
+def test_render_game_example_writes_png_gif_and_record(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[1] / "examples" / "render_game.py"
+    cmd = [sys.executable, str(script), "--out", str(tmp_path), "--players", "3"]
+    cmd += ["--bots", "random", "--seed", "2", "--scale", "0.25", "--fast", "--every", "15"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    with Image.open(tmp_path / "position.png") as png:
+        assert png.size == (WIDTH, HEIGHT)
+    rec = load_record(tmp_path / "game.jsonl")
+    positions = len(rec.decisions) + 1
+    with Image.open(tmp_path / "game.gif") as gif:
+        assert gif.n_frames == -(-positions // 15) + ((positions - 1) % 15 != 0)
+    helped = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0 and "--out" in helped.stdout
