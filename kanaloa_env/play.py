@@ -285,6 +285,7 @@ def play_game(
         + ", ".join(f"player_{p}: {labels[p]}" for p in sorted(seat_bots))
     )
     events: list[str] = []
+    moved = False  # whether the human has decided yet (for the heading of the events)
     try:
         while not rec.done:
             state = rec.state
@@ -295,10 +296,11 @@ def play_game(
                 say()
                 say(_table(state, human, color))
                 if events:
-                    say("Since your last move:")
+                    say("Since your last move:" if moved else "So far:")
                     for e in events:
                         say(f"  - {e}")
                     events = []
+                moved = True
                 moves = legal_moves(state, color)
                 say(f"Your move ({_WHAT[Phase(int(state.phase[0]))]}):")
                 for m in moves:
