@@ -570,6 +570,7 @@ class VectorDriver:
         self._acc[idx] = 0
         self._return[idx] = 0
         self._length[idx] = 0
+        self._forfeit[idx] = False  # recorded; a restarted game starts clean
         if self.autoreset:
             ids = self._take_game_ids(len(idx))
             reset_games(s, idx, game_keys(self._seed, ids))

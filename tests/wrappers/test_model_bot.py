@@ -1,0 +1,159 @@
+"""Bots from MaskablePPO models and callables; batched evaluation with Wilson intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kanaloa_env.bots import RandomBot, sample_legal
+from kanaloa_env.bots.model import CallableBot
+from kanaloa_env.core import Config, init, observe, step
+from kanaloa_env.wrappers import VectorDriver, evaluate, wilson_interval
+
+
+def batch(n: int = 64, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of `n` positions reached by random play."""
+    s = init(Config(num_players=4), n, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(rng.integers(0, 20)):
+        s = step(s, sample_legal(np.where(s.done[:, None], True, s.legal), rng))
+    keep = ~s.done
+    return observe(s)[keep], s.legal[keep]
+
+
+@pytest.fixture(scope="module")
+def model():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+
+    env = KanaloaSB3VecEnv(4, seed=0)
+    return MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, seed=0, device="cpu")
+
+
+def test_model_bot_plays_legal_actions_greedy_and_sampled(model) -> None:
+    from kanaloa_env.bots.model import MaskablePPOBot
+
+    obs, masks = batch()
+    greedy = MaskablePPOBot(model, deterministic=True)
+    a = greedy.act(obs, masks, np.random.default_rng(0))
+    assert a.shape == (len(obs),) and a.dtype == np.int64
+    assert masks[np.arange(len(a)), a].all()
+    logits = greedy.logits(obs)
+    logits[~masks] = -np.inf
+    np.testing.assert_array_equal(a, logits.argmax(axis=1))
+    sampled = MaskablePPOBot(model, deterministic=False)
+    s1 = sampled.act(obs, masks, np.random.default_rng(1))
+    s2 = sampled.act(obs, masks, np.random.default_rng(1))
+    np.testing.assert_array_equal(s1, s2)  # all randomness from the rng
+    assert masks[np.arange(len(s1)), s1].all()
+    with pytest.raises(ValueError, match="masks"):
+        greedy.act(obs, masks[:, :10], np.random.default_rng(0))
+
+
+def test_model_bot_sampling_follows_the_policy(model) -> None:
+    from kanaloa_env.bots.model import MaskablePPOBot
+
+    obs, masks = batch(1, seed=3)
+    obs, masks = np.repeat(obs, 4000, axis=0), np.repeat(masks, 4000, axis=0)
+    bot = MaskablePPOBot(model, deterministic=False)
+    a = bot.act(obs, masks, np.random.default_rng(0))
+    logits = bot.logits(obs[:1])[0]
+    p = np.exp(logits[masks[0]] - logits[masks[0]].max())
+    p /= p.sum()
+    freq = np.bincount(a, minlength=66)[masks[0]] / len(a)
+    np.testing.assert_allclose(freq, p, atol=0.03)
+
+
+def test_saved_model_loads_as_a_bot_and_plays_in_the_driver(model, tmp_path) -> None:
+    from kanaloa_env.bots import make_bot
+    from kanaloa_env.bots.model import MaskablePPOBot
+
+    path = tmp_path / "m.zip"
+    model.save(path)
+    bot = MaskablePPOBot.load(path)
+    assert bot.name == "m.zip"
+    obs, masks = batch()
+    np.testing.assert_array_equal(
+        bot.act(obs, masks, np.random.default_rng(0)),
+        MaskablePPOBot(model).act(obs, masks, np.random.default_rng(0)),
+    )
+    assert isinstance(make_bot(str(path)), MaskablePPOBot)
+    d = VectorDriver(16, opponents=bot, seed=0)  # as an opponent
+    d.reset()
+    for _ in range(20):
+        d.step(sample_legal(d.action_masks(), np.random.default_rng(0)))
+    res = evaluate(str(path), "random", num_games=20, seed=0)  # as the evaluated player
+    assert res.games == 20
+
+
+def test_frozen_copy_ignores_later_training(model) -> None:
+    import torch
+
+    from kanaloa_env.bots.model import MaskablePPOBot
+
+    frozen = MaskablePPOBot.frozen_copy(model)
+    obs, _ = batch()
+    before = frozen.logits(obs)
+    with torch.no_grad():
+        for p in model.policy.parameters():
+            p.add_(1.0)
+    np.testing.assert_array_equal(frozen.logits(obs), before)
+    assert not np.allclose(MaskablePPOBot(model).logits(obs), before)
+
+
+def test_model_bot_rejects_wrong_policies() -> None:
+    from kanaloa_env.bots.model import MaskablePPOBot
+
+    with pytest.raises(TypeError):
+        MaskablePPOBot(object())
+    with pytest.raises(ValueError, match="algo"):
+        MaskablePPOBot("x.zip", algo="dqn")
+
+
+def test_callable_bot_checks_its_output() -> None:
+    obs, masks = batch()
+    bot = CallableBot(lambda o, m, r: m.argmax(axis=1), name="first")
+    assert bot.name == "first"
+    np.testing.assert_array_equal(bot.act(obs, masks, np.random.default_rng(0)), masks.argmax(1))
+    with pytest.raises(ValueError, match="bad"):
+        CallableBot(lambda o, m, r: m.argmax(axis=1)[:1], name="bad").act(obs, masks, None)
+    with pytest.raises(ValueError, match="float"):
+        CallableBot(lambda o, m, r: np.zeros(len(m))).act(obs, masks, None)
+    with pytest.raises(TypeError):
+        CallableBot(3)
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(5, 3)
+
+
+def test_evaluate_counts_exactly_the_requested_games_and_is_seeded() -> None:
+    res = evaluate(RandomBot(), "random", num_games=150, num_players=3, seed=4, batch_size=64)
+    assert res.games == 150 and 0 <= res.wins <= 150 and res.chance == pytest.approx(1 / 3)
+    assert res.ci_low <= res.win_rate <= res.ci_high
+    again = evaluate(RandomBot(), "random", num_games=150, num_players=3, seed=4, batch_size=64)
+    assert again == res
+    assert "win rate" in str(res)
+
+
+def test_evaluate_finds_a_better_player() -> None:
+    """A player that always plays its highest legal card against random bots wins more."""
+
+    def highest(obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        # Kanaloa first, then Tiki cards by value; other phases take any legal action
+        # (the dolphin move when offered).
+        score = np.where(masks, 0.0, -np.inf)
+        score[:, :48] += (np.arange(48) % 12)[None, :]
+        score[:, 48] += 20.0
+        score[:, 64] += 1.0  # take the dolphin move
+        return np.argmax(score, axis=1)
+
+    strong = evaluate(highest, "random", num_games=600, seed=0)
+    assert strong.ci_low > 0.25
