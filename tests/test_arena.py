@@ -1,0 +1,316 @@
+"""The arena: seat balance, reproducibility, statistics, output files, records and the CLI."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from kanaloa_env.arena import (
+    finishing_ranks,
+    main,
+    run_tournament,
+    seat_schedule,
+    wilson_interval,
+)
+from kanaloa_env.bots import HeuristicBot, RandomBot
+from kanaloa_env.core import Config, init
+
+# ---- seating -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entrants", "players", "games"),
+    [(4, 4, 96), (3, 3, 30), (5, 5, 600), (5, 3, 120), (6, 4, 240)],
+)
+def test_every_entrant_sits_in_every_seat_equally_often(
+    entrants: int, players: int, games: int
+) -> None:
+    seating, deal = seat_schedule(entrants, players, games, seed=3)
+    assert seating.shape == (games, players)
+    # Nobody sits twice at one table.
+    assert all(len(set(row)) == players for row in seating.tolist())
+    counts = np.zeros((entrants, players), dtype=int)
+    for s in range(players):
+        counts[:, s] = np.bincount(seating[:, s], minlength=entrants)
+    assert (counts == counts[0, 0]).all(), counts
+    assert counts.sum() == games * players
+    # Blocks of P games share one deal and rotate one table through every seat.
+    assert np.array_equal(deal, np.arange(games) // players)
+    for b in range(games // players):
+        block = seating[b * players : (b + 1) * players]
+        assert np.array_equal(block[1], np.roll(block[0], 1))
+
+
+def test_schedule_covers_every_cyclic_order() -> None:
+    """At 4 players, 4 * 3! games hold each of the 6 cyclic orders (who follows whom) once."""
+    seating, _ = seat_schedule(4, 4, 24, seed=0)
+    cyclic = set()
+    for row in seating[::4].tolist():
+        k = row.index(0)
+        cyclic.add(tuple(row[k:] + row[:k]))
+    assert cyclic == {(0, *p) for p in itertools.permutations([1, 2, 3])}
+
+
+def test_tournament_seats_are_balanced() -> None:
+    result = run_tournament(["heuristic", "random", "random", "random"], 4, 64, seed=1)
+    counts = result.seat_counts()
+    assert (counts == 16).all()
+    for s in result.stats:
+        assert s.seat_games == [16, 16, 16, 16]
+
+
+# ---- statistics ----------------------------------------------------------------------
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson_interval(600, 1000)
+    assert lo == pytest.approx(0.5693, abs=1e-4) and hi == pytest.approx(0.6299, abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_finishing_ranks_put_the_winner_first_and_share_ties() -> None:
+    progress = np.array([[10, 30, 20, 20], [5, 5, 9, 1], [3, 3, 3, 3]])
+    winner = np.array([0, 2, -1])  # game 3 truncated: by progress only
+    frac, comp = finishing_ranks(progress, winner)
+    assert frac.tolist() == [[1, 2, 3.5, 3.5], [2.5, 2.5, 1, 4], [2.5, 2.5, 2.5, 2.5]]
+    assert comp.tolist() == [[1, 2, 3, 3], [2, 2, 1, 4], [1, 1, 1, 1]]
+
+
+def test_result_statistics_are_consistent() -> None:
+    result = run_tournament(["random"] * 5, 3, 60, seed=2)
+    assert len(result.stats) == 5
+    assert {s.name for s in result.stats} == {"random", *(f"random#{i}" for i in range(2, 6))}
+    assert sum(s.games for s in result.stats) == 60 * 3
+    truncated = int((result.winner < 0).sum())
+    assert sum(s.wins for s in result.stats) + truncated == 60
+    # Places 1..3 average 2 over every seat of every game.
+    total = sum(s.mean_rank * s.games for s in result.stats)
+    assert total / (60 * 3) == pytest.approx(2.0)
+    ordinals = [s.ordinal for s in result.stats]
+    assert ordinals == sorted(ordinals, reverse=True)
+    for s in result.stats:
+        assert s.ordinal == pytest.approx(s.mu - 3 * s.sigma)
+        assert s.ci_low <= s.win_rate <= s.ci_high
+
+
+# ---- reproducibility and batching ----------------------------------------------------
+
+
+def _same(a, b) -> bool:
+    arrays = ("seating", "deal", "winner", "progress", "rounds", "decisions", "ranks")
+    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in arrays) and [
+        s.to_dict() for s in a.stats
+    ] == [s.to_dict() for s in b.stats]
+
+
+def test_results_reproducible_with_a_seed() -> None:
+    bots = ["heuristic", "random", "random", "random"]
+    a = run_tournament(bots, 4, 24, seed=5, batch_size=12)
+    b = run_tournament(bots, 4, 24, seed=5, batch_size=12)
+    c = run_tournament(bots, 4, 24, seed=6, batch_size=12)
+    assert _same(a, b)
+    assert not np.array_equal(a.progress, c.progress)
+
+
+def test_deterministic_bots_give_the_same_games_at_any_batch_size() -> None:
+    """Heuristic bots draw no random numbers, so batching and compaction cannot change a game."""
+    bots = [HeuristicBot(name="h"), HeuristicBot(name="h", win_threshold=0.7), "heuristic"]
+    a = run_tournament(bots, 3, 15, seed=9, batch_size=15)
+    b = run_tournament(bots, 3, 15, seed=9, batch_size=4)
+    assert _same(a, b)
+    assert [s.name for s in a.stats if s.name.startswith("h#")] == ["h#2"]
+
+
+def test_recorded_games_replay_to_the_same_end() -> None:
+    result = run_tournament(
+        ["heuristic", "random", "random"],
+        3,
+        12,
+        seed=4,
+        config={"nil_announcement": True},
+        batch_size=5,
+        record_games=True,
+    )
+    assert result.actions is not None
+    for i in range(result.num_games):
+        assert len(result.actions[i]) == result.decisions[i]
+        final = result.replay(i)
+        assert bool(final.terminated[0] or final.truncated[0])
+        assert int(final.winner[0]) == int(result.winner[i])
+        assert np.array_equal(final.progress[0], result.progress[i])
+        info = result.game_info(i)
+        assert info["deal"] == result.deal[i] and info["seed"] == 4
+        assert info["config"] == {"nil_announcement": True}
+        start = init(Config(num_players=3, nil_announcement=True), 1, 4, first_game=info["deal"])
+        assert start.key[0] == init(result.config, 1, 4, first_game=int(result.deal[i])).key[0]
+    with pytest.raises(ValueError, match="record_games"):
+        run_tournament(["random"] * 3, 3, 3).replay(0)
+
+
+def test_recorded_games_save_as_kanaloa_records(tmp_path: Path) -> None:
+    records = pytest.importorskip("kanaloa_env.records")
+    result = run_tournament(["heuristic", "random", "random"], 3, 6, seed=1, record_games=True)
+    path = tmp_path / "games.jsonl"
+    result.save_records(path)
+    loaded = records.load_records(path)
+    assert len(loaded) == 6
+    for i, rec in enumerate(loaded):
+        assert rec.seed == 1 and rec.game == int(result.deal[i])
+        assert [d.action for d in rec.decisions] == result.actions[i].tolist()
+        assert rec.meta["players"] == result.game_info(i)["seats"]
+
+
+# ---- argument errors -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"bots": ["random"] * 4, "num_players": 6}, ValueError, "3..5"),
+        ({"bots": ["random"] * 2, "num_players": 3}, ValueError, "at least 3 bots"),
+        ({"bots": ["random", "nobody", "random"], "num_players": 3}, ValueError, "unknown bot"),
+        ({"bots": ["random"] * 3, "num_players": 3, "num_games": 0}, ValueError, "num_games"),
+        ({"bots": ["random"] * 3, "num_players": 3, "seed": -1}, ValueError, "seed"),
+        (
+            {"bots": ["random"] * 3, "num_players": 3, "config": {"dolphins": True}},
+            ValueError,
+            "unknown config keys",
+        ),
+        (
+            {"bots": ["random"] * 3, "num_players": 4, "config": Config(num_players=3)},
+            ValueError,
+            "num_players",
+        ),
+    ],
+)
+def test_bad_arguments_raise_clear_errors(kwargs: dict, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        run_tournament(**{"num_games": 4, **kwargs})
+
+
+def test_a_bot_that_returns_illegal_actions_is_named() -> None:
+    class Cheater(RandomBot):
+        name = "cheater"
+
+        def act(self, observations, masks, rng, **kwargs):
+            return np.full(len(masks), 65, dtype=np.int64)  # decline a dolphin, never legal here
+
+    with pytest.raises(ValueError, match="cheater"):
+        run_tournament([Cheater(), "random", "random"], 3, 3)
+
+
+# ---- output files and CLI ------------------------------------------------------------
+
+
+def test_cli_writes_files_consistent_with_the_printed_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "res"
+    argv = ["--bots", "heuristic", "random", "random", "random", "--players", "4"]
+    argv += ["--games", "48", "--seed", "3", "--out", str(out), "--no-progress", "--announce"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out.splitlines()
+    data = json.loads((out / "results.json").read_text())
+    assert data["games"] == 48 and data["num_players"] == 4 and data["seed"] == 3
+    assert data["config"] == {"nil_announcement": True}
+    table = data["table"]
+    rows = [line.split() for line in printed[2 : 2 + len(table)]]
+    with open(out / "results.csv", newline="") as f:
+        csv_rows = list(csv.DictReader(f))
+    assert len(rows) == len(csv_rows) == 4
+    for i, (row, js, cs) in enumerate(zip(rows, table, csv_rows, strict=True), 1):
+        assert row[0] == str(i) == cs["rank"]
+        assert row[1] == js["name"] == cs["bot"]
+        assert int(row[2]) == js["games"] == int(cs["games"])
+        assert row[3] == f"{100 * js['win_rate']:.1f}%"
+        assert float(cs["win_rate"]) == pytest.approx(js["win_rate"], abs=1e-6)
+        assert float(cs["mean_rank"]) == pytest.approx(js["mean_rank"], abs=1e-6)
+        assert float(row[-3]) == pytest.approx(js["mu"], abs=0.005)
+        assert float(cs["ordinal"]) == pytest.approx(js["ordinal"], abs=1e-6)
+        assert js["seat_games"] == [12, 12, 12, 12]
+    with open(out / "games.csv", newline="") as f:
+        games = list(csv.DictReader(f))
+    assert len(games) == 48
+    wins = {r["bot"]: 0 for r in csv_rows}
+    for g in games:
+        if g["winner"]:
+            wins[g[f"seat{g['winner']}"]] += 1
+    assert wins == {r["bot"]: int(r["wins"]) for r in csv_rows}
+    with Image.open(out / "ratings.png") as img:
+        assert img.format == "PNG" and img.size[0] > 100 and img.size[1] > 100
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kanaloa_env.arena", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_cli_help(tmp_path: Path) -> None:
+    proc = _cli("--help", cwd=tmp_path)
+    assert proc.returncode == 0
+    for flag in ("--bots", "--players", "--games", "--seed", "--out", "--announce", "--record"):
+        assert flag in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "wizard", "random", "random"], "unknown bot 'wizard'"),
+        (["--bots", "missing.zip", "random", "random"], "does not exist"),
+        (["--bots", "BAD", "random", "random"], "cannot load model"),
+        (["--bots", "random", "random", "random", "--players", "6"], "invalid choice: 6"),
+        (["--bots", "random", "random"], "at least --players=3"),
+        (["--bots", "random", "random", "random", "--games", "0"], "positive integer"),
+        (["--bots", "random", "random", "random", "--config", "{oops"], "not valid JSON"),
+    ],
+)
+def test_cli_errors_exit_2_without_traceback(tmp_path: Path, args: list[str], message: str) -> None:
+    bad = tmp_path / "bad_model.zip"
+    bad.write_bytes(b"this is not a zip archive")
+    args = [str(bad) if a == "BAD" else a for a in args]
+    if "--players" not in args:
+        args += ["--players", "3"]
+    if "--games" not in args:
+        args += ["--games", "3"]
+    proc = _cli(*args, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "arena_results").exists()
+
+
+def test_cli_runs_and_records(tmp_path: Path) -> None:
+    """A real run: progress bar on stderr, the table on stdout, every file written."""
+    proc = _cli(
+        "--bots", "heuristic", "random", "random", "--players", "3", "--games", "9",
+        "--seed", "1", "--out", "out", "--record", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "heuristic" in proc.stdout and "win rate" in proc.stdout
+    assert "note: 9 games" not in proc.stderr  # 9 is a multiple of 3
+    names = {p.name for p in (tmp_path / "out").iterdir()}
+    assert names == {"results.json", "results.csv", "games.csv", "ratings.png", "games.jsonl"}
+    lines = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
+    headers = [json.loads(x) for x in lines if '"format"' in x]
+    assert len(headers) == 9 and all(h["seed"] == 1 for h in headers)
+    assert not math.isnan(
+        json.loads((tmp_path / "out" / "results.json").read_text())["games_per_second"]
+    )
