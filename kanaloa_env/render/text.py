@@ -16,6 +16,8 @@ with the hand and legal actions, or the result once the game is over.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..core.constants import (
@@ -38,6 +40,8 @@ from ..core.state import State
 
 __all__ = ["render_text"]
 
+WIDTH = 80  # lines wrap to this many visible characters
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
 # Suit colours: foreground for card names, background (+ readable text) for fields.
@@ -68,37 +72,56 @@ def render_text(state: State, game: int = 0, color: bool = True, seat: int | Non
         The table, lines joined by newlines, no trailing newline.
 
     Raises:
-        TypeError: `state` is not a `State`.
+        TypeError: `state` is not a `State`, or `game`/`seat` not an int.
         ValueError: `game` or `seat` out of range.
     """
     if not isinstance(state, State):
         raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
     B, P = state.batch_size, state.num_players
-    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < B:
-        raise ValueError(f"game must be an int in 0..{B - 1}, got {game!r}")
-    if seat is not None and (
-        isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P
-    ):
-        raise ValueError(f"seat must be None or an int in 0..{P - 1}, got {seat!r}")
+    for name, value, hi in (("game", game, B), ("seat", seat, P)):
+        if value is None and name == "seat":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int in 0..{hi - 1}, got {value!r}")
+        if not 0 <= value < hi:
+            raise ValueError(f"{name} must be in 0..{hi - 1}, got {value}")
     g = int(game)
     v = _View(state, g, color)
     phase = Phase(int(state.phase[g]))
     to_act = int(state.current_player[g])
-    lines = [v.header(phase)]
+    lines = [v.header()]
     lines += v.route_lines()
     lines += v.player_lines(to_act)
-    lines.append(v.trick_line())
+    lines += v.trick_lines()
     if phase == Phase.GAME_OVER:
-        lines.append(v.result_line())
+        lines += v.result_lines()
         if seat is not None:
-            lines.append(f"Hand of player_{seat}: {v.hand(seat)}")
+            lines += _wrap(f"Hand of player_{seat}: ", v.hand(seat), " ")
         return "\n".join(lines)
     lines.append(f"{v.bold(f'player_{to_act}')} to act: {_TURN[phase]}")
     shown = to_act if seat is None else int(seat)
-    lines.append(f"Hand of player_{shown}: {v.hand(shown)}")
+    lines += _wrap(f"Hand of player_{shown}: ", v.hand(shown), " ")
     if shown == to_act:
-        lines.append("Legal: " + v.legal_actions(to_act))
+        lines += _wrap("Legal: ", v.legal_actions(to_act), " | ")
     return "\n".join(lines)
+
+
+def _visible_len(text: str) -> int:
+    return len(_ANSI.sub("", text))
+
+
+def _wrap(prefix: str, parts: list[str], sep: str, width: int = WIDTH) -> list[str]:
+    """Join `parts` after `prefix` into lines of at most `width` visible characters."""
+    if not parts:
+        return [prefix + "(none)"]
+    lines, line = [], prefix + parts[0]
+    for part in parts[1:]:
+        if _visible_len(line + sep + part) > width:
+            lines.append(line.rstrip())
+            line = " " * len(prefix) + part
+        else:
+            line += sep + part
+    return lines + [line]
 
 
 class _View:
@@ -129,7 +152,7 @@ class _View:
         return self.paint(name, _FG[c // NUM_VALUES] if c < NUM_TIKI else _SPECIAL_FG)
 
     # -- sections --
-    def header(self, phase: Phase) -> str:
+    def header(self) -> str:
         s, g = self.s, self.g
         lead = int(s.lead_suit[g])
         parts = [
@@ -137,9 +160,8 @@ class _View:
             f"{self.P} players",
             f"round {int(s.round[g])}/{s.config.max_rounds}",
             f"trick {min(int(s.trick_number[g]) + 1, TRICKS_PER_ROUND)}/{TRICKS_PER_ROUND}",
-            f"phase {phase.name.lower()}",
             f"trump {self.suit(int(s.trump[g]))}",
-            f"lead suit {self.suit(lead) if lead != NO_SUIT else '-'}",
+            f"lead {self.suit(lead) if lead != NO_SUIT else '-'}",
         ]
         return " | ".join(parts)
 
@@ -165,8 +187,8 @@ class _View:
             boat_rows.append("".join(cols).rstrip())
         removed = self.deck.num_cards - len(self.slots)
         title = (
-            f"Route: {self.lap} fields = one lap, {len(self.slots)} ocean cards "
-            f"({removed} out), sailing left to right and round; ~ dolphin, * start"
+            f"Route (sailing ->): {self.lap} fields, {len(self.slots)} cards, {removed} removed; "
+            "~ dolphin, * start"
         )
         label = ("field ", "      ", "boats ")
         out = [title, label[0] + "".join(numbers).rstrip(), label[1] + "".join(cells).rstrip()]
@@ -197,53 +219,58 @@ class _View:
             out.append(row)
         return out
 
-    def trick_line(self) -> str:
+    def trick_lines(self) -> list[str]:
         s, g, P = self.s, self.g, self.P
         tn = int(s.trick_number[g])
         n = int(s.num_played[g]) - tn * P
         leader = int(s.leader[g])
         if n <= 0:
-            return f"Trick: none played yet (player_{leader} leads)"
+            return [f"Trick: none played yet (player_{leader} leads)"]
         plays = [
             f"player_{(leader + j) % P} {self.card(int(s.history[g, tn * P + j]))}"
             for j in range(n)
         ]
-        return f"Trick (led by player_{leader}): " + ", ".join(plays)
+        return _wrap(f"Trick (led by player_{leader}): ", plays, ", ")
 
-    def hand(self, p: int) -> str:
+    def hand(self, p: int) -> list[str]:
         word = int(self.s.hands[self.g, p])
         cards = [
             c
             for c in range(NUM_CARD_TYPES)
             for _ in range((word & int(CARD_TYPE_BITS[c])).bit_count())
         ]
-        return " ".join(self.card(c) for c in cards) if cards else "(empty)"
+        return [self.card(c) for c in cards] or ["(empty)"]
 
-    def legal_actions(self, p: int) -> str:
+    def legal_actions(self, p: int) -> list[str]:
         s, g = self.s, self.g
+        # Removal k (DESIGN.md): the k-th remaining card after the one the boat stands on.
+        own = int(s.boat_field[g, p]) // 2
+        after = [int(n) for n in self.slots if n > own] + [int(n) for n in self.slots if n < own]
         parts = []
         for a in np.flatnonzero(s.legal[g]):
             a = int(a)
             if a <= OCTOPUS:
                 parts.append(f"{a} {self.card(a)}")
             elif REMOVE_BASE <= a < ANNOUNCE:
-                parts.append(f"{a} remove card {a - REMOVE_BASE} ahead")
+                n = after[a - REMOVE_BASE]
+                f = self.compact[2 * n]
+                card = int(s.route[g, 2 * n]) // 2
+                parts.append(f"{a} remove fields {f}-{f + 1} (card {card})")
             elif a in (ANNOUNCE, NO_ANNOUNCE):
                 parts.append(f"{a} {action_name(a)}")
             else:
                 parts.append(f"{a} {action_name(a).split()[0]} dolphin")
-        return " | ".join(parts) if parts else "(none)"
+        return parts
 
-    def result_line(self) -> str:
+    def result_lines(self) -> list[str]:
         s, g = self.s, self.g
-        rewards = ", ".join(f"{r:+.2f}" for r in s.rewards[g].tolist())
         if s.terminated[g]:
             w = int(s.winner[g])
-            return (
+            head = (
                 f"Game over: {self.bold(f'player_{w}')} won by lapping the last boat "
-                f"(R9.2) in round {int(s.round[g])}; last rewards [{rewards}]"
+                f"(R9.2) in round {int(s.round[g])}"
             )
-        return (
-            f"Game over: stopped after max_rounds={s.config.max_rounds} rounds "
-            f"(truncated, R9.4); last rewards [{rewards}]"
-        )
+        else:
+            head = f"Game over: stopped after max_rounds={s.config.max_rounds} (truncated, R9.4)"
+        rewards = [f"player_{p} {r:+.2f}" for p, r in enumerate(s.rewards[g].tolist())]
+        return [head, *_wrap("Rewards of the last step: ", rewards, ", ")]
