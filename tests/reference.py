@@ -12,6 +12,7 @@ one position at a time; clarity over speed.
 - `next_free_field(sc, player)`: where a move ends and how many fields it sails
   (R6.1, R6.2); `dolphin_allowed(sc, player)` (R6.3).
 - `gaps(sc)`: each boat's distance ahead of the last boat along the route (R9.1).
+- `remove_card(sc, player, k)`: the position after a removal action (R9.1).
 - `resolve_last_card(sc, card)`: what must follow when `card` completes a trick.
 """
 
@@ -186,17 +187,46 @@ def legal_actions(sc: dict[str, Any]) -> set[int]:
 # ---- the end of a trick -------------------------------------------------------------
 
 
-def resolve_last_card(sc: dict[str, Any], card: str) -> dict[str, Any]:
+def removal_target(sc: dict[str, Any], player: int, k: int) -> int:
+    """Route index of the card `k` places ahead of `player`'s boat (actions 50..61)."""
+    m = len(sc["route"])
+    return (sc["boats"][player]["field"] // 2 + 1 + k) % m
+
+
+def remove_card(sc: dict[str, Any], player: int, k: int) -> dict[str, Any]:
+    """The position after `player` removes the card `k` places ahead (R4.4, R7.1, R9.1).
+
+    Progress is kept relative to the last boat: a boat whose stretch from the last
+    boat's field forward contains the card loses its two fields.
+    """
+    n = len(fields(sc))
+    j = removal_target(sc, player, k)
+    assert card_is_free(sc, j)
+    prog = [b["progress"] for b in sc["boats"]]
+    base = sc["boats"][prog.index(min(prog))]["field"]
+    card_at = (2 * j - base) % n  # distance from the last boat to the card's first field
+    boats = []
+    for b in sc["boats"]:
+        gap = (b["field"] - base) % n
+        f = b["field"] - 2 if b["field"] > 2 * j else b["field"]
+        boats.append({"field": f, "progress": b["progress"] - (2 if gap > card_at else 0)})
+    removed = sorted(sc["removed"] + [sc["route"][j]["id"]])
+    route = sc["route"][:j] + sc["route"][j + 1 :]
+    return {**sc, "route": route, "boats": boats, "removed": removed}
+
+
+def resolve_last_card(sc: dict[str, Any], card: str, removal_done: bool = False) -> dict[str, Any]:
     """What follows when `card` is the last card of the trick in position `sc`.
 
     Returns a dict with `winner`, `moves` (whether the winner's boat moves),
     `field` and `progress` of the winner's boat after the move (and after the
     bonus moves of an automatic dolphin), `lapped`, and `dolphin` (the winner must
     now decide on a bonus move: optional dolphin only).
-    For an octopus that asks for a removal, returns `{"phase": "remove_octopus"}`.
+    For an octopus that asks for a removal, returns `{"phase": "remove_octopus"}`,
+    unless `removal_done` (`sc` is then the position after that removal).
     """
     cfg = sc["config"]
-    if card == "octopus" and can_remove(sc):
+    if card == "octopus" and can_remove(sc) and not removal_done:
         return {"phase": "remove_octopus"}
     P = sc["num_players"]
     cards = [t["card"] for t in sc["trick"]] + [card]

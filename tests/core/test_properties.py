@@ -96,9 +96,13 @@ def check_position(state: State, i: int, sc: dict) -> None:
     assert max(prog) - min(prog) < len(ref.fields(sc))  # nobody has lapped yet
 
 
-def check_trick_end(before: dict, card: str, after: dict) -> None:
-    """The step that played the last card of a trick did what the reference says."""
-    want = ref.resolve_last_card(before, card)
+def check_trick_end(before: dict, card: str, after: dict, removal_done: bool = False) -> None:
+    """The step that played the last card of a trick did what the reference says.
+
+    `before` is the position before the last card (after its removal, if
+    `removal_done`: the last card was an octopus whose removal completes the trick).
+    """
+    want = ref.resolve_last_card(before, card, removal_done)
     if want.get("phase") == "remove_octopus":
         assert after["phase"] == "remove_octopus"
         return
@@ -117,35 +121,50 @@ def check_trick_end(before: dict, card: str, after: dict) -> None:
         assert after["phase"] == "play" and after["to_act"] == w and after["leader"] == w
 
 
+def check_removal(before: dict, action: int, after: dict, cfg: Config) -> None:
+    """A removal step removed the card the reference says, with R9.1's bookkeeping."""
+    player = before["to_act"]
+    want = ref.remove_card(before, player, action - ref.REMOVE_BASE)
+    assert [c["id"] for c in after["route"]] == [c["id"] for c in want["route"]]
+    assert after["removed"] == want["removed"]
+    P = before["num_players"]
+    if before["phase"] == "remove_octopus" and len(before["trick"]) == P:
+        # The removal completes the trick: resolve it on the shrunk route.
+        check_trick_end({**want, "trick": before["trick"][:-1]}, "octopus", after, True)
+    elif before["phase"] == "remove_octopus" or not cfg.nil_announcement:
+        # Nothing moves after it (mid-trick, or a round end without payouts).
+        assert after["boats"] == want["boats"]
+
+
 def check_game_run(cfg: Config, batch: int, seed: int) -> int:
     """Play random games checking everything; returns the positions checked."""
     P = cfg.num_players
     checked = 0
-    last = None
+    final = None
+    previous: dict[int, dict] = {}  # each live game's scenario before this step
     for t, before, actions, after in play(cfg, batch, seed):
+        if t == 0:
+            for i in range(batch):
+                previous[i] = to_scenario(before, i)
+                check_position(before, i, previous[i])
         check_invariants(after)
-        live = np.flatnonzero(~before.done)
         # Progress never decreases, except when an ocean card is removed (R9.1).
         removed = before.present.sum(axis=1) != after.present.sum(axis=1)
         assert not ((after.progress < before.progress).any(axis=1) & ~removed).any()
-        for i in live:
-            sc_before = to_scenario(before, i) if t == 0 else last[i]
-            sc_after = to_scenario(after, i)
+        for i in np.flatnonzero(~before.done):
+            sc_before, sc_after = previous[i], to_scenario(after, i)
+            a = int(actions[i])
             if sc_before["phase"] == "play" and len(sc_before["trick"]) == P - 1:
-                check_trick_end(sc_before, CARD_NAMES[actions[i]], sc_after)
+                check_trick_end(sc_before, CARD_NAMES[a], sc_after)
+            elif sc_before["phase"] in ("remove_octopus", "remove_round_end"):
+                check_removal(sc_before, a, sc_after, cfg)
             check_position(after, i, sc_after)
             if (t + i) % 11 == 0:  # scenario round trip at a sample of positions
                 assert to_scenario(from_scenario(sc_after), 0) == sc_after
+            previous[i] = sc_after
             checked += 1
-            last_i = sc_after
-            if last is None:
-                last = {}
-            last[i] = last_i
-        if t == 0:
-            for i in range(batch):
-                check_position(before, i, to_scenario(before, i))
-    final = after
-    assert final.done.all()
+        final = after
+    assert final is not None and final.done.all()
     assert (final.terminated ^ final.truncated).all()
     # R9.4: truncation only after max_rounds rounds.
     assert (final.round[final.truncated] == cfg.max_rounds).all()
