@@ -1,7 +1,7 @@
 """Builders for hand-made positions: scenario dicts (our FEN) and small step helpers.
 
 Tests describe a position with `make()`, load it with `load()` and drive it with
-`act()` / `play()`. Everything goes through the public scenario format
+`act()` (card names or action ids) and `win_trick()`. Everything goes through the public scenario format
 (SCENARIO.md), so a test never depends on what a seed happens to deal.
 
 Route cards are written as the ids of the default ocean deck (RULES.md OCEAN-DECK),
@@ -26,14 +26,11 @@ import numpy as np
 from kanaloa_env.core import DEFAULT_OCEAN_DECK, State, from_scenario, step, to_scenario
 from kanaloa_env.core.constants import (
     CARD_NAMES,
-    HAND_SIZE,
     NUM_TIKI,
     SUIT_NAMES,
     card_from_name,
 )
 from kanaloa_env.core.ocean import parse_field
-
-DECK_SIZE_DEFAULT = len(DEFAULT_OCEAN_DECK)
 
 
 def card_spec(spec: int | str) -> tuple[int, bool]:
@@ -54,11 +51,6 @@ def route_cards(specs: list[int | str], deck: tuple = DEFAULT_OCEAN_DECK) -> lis
             fields.append({"color": SUIT_NAMES[color], "dolphin": dolphin, "start": start})
         out.append({"id": cid, "fields": fields[::-1] if rev else fields})
     return out
-
-
-def field_colors(specs: list[int | str]) -> list[str]:
-    """Colours of the route's fields in sailing order (for readable assertions)."""
-    return [f["color"] for card in route_cards(specs) for f in card["fields"]]
 
 
 def make(
@@ -226,13 +218,6 @@ def legal(state: State) -> set[int]:
 def legal_cards(state: State) -> set[str]:
     """Names of the cards game 0's player to act may play."""
     return {CARD_NAMES[a] for a in legal(state) if a < len(CARD_NAMES)}
-
-
-def full_hand(*names: str) -> list[str]:
-    """Check that a hand written in a test has 8 cards (a readability guard)."""
-    if len(names) != HAND_SIZE:
-        raise ValueError(f"a full hand has {HAND_SIZE} cards, got {len(names)}")
-    return list(names)
 
 
 # A 4-player route (11 cards, card 11 left out) beginning with the start card, so

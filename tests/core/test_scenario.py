@@ -70,6 +70,21 @@ def test_hand_in_another_order_comes_back_sorted() -> None:
     assert to_scenario(from_scenario(shuffled), 0) == sc
 
 
+def test_card_orientation_is_kept() -> None:
+    # Card 1 printed red, blue*; reversed it is sailed blue* first.
+    sc = make(
+        route=["1r"] + ROUTE_4[1:6] + [0, 3, 5, 7, 9],
+        boats=[12] * 4,
+        hands=[[]] * 4,
+        trick_number=8,
+        phase="remove_round_end",
+        progress=[0] * 4,
+    )
+    fields = sc["route"][0]["fields"]
+    assert [f["color"] for f in fields] == ["blue", "red"] and fields[0]["dolphin"]
+    assert to_scenario(from_scenario(sc), 0) == sc
+
+
 def test_include_key_adds_only_the_key() -> None:
     s = init(Config(), 3, seed=8)
     with_key = to_scenario(s, 1, include_key=True)
