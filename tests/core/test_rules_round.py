@@ -324,3 +324,16 @@ def test_r7_5_winner_of_the_last_trick_starts_the_next_round_in_the_variant() ->
     s = _payout_position(2, [False, True, True, False])
     assert int(s.starting_player[0]) == 0 and int(s.current_player[0]) == 0
     assert phase(s) == "announce"
+
+
+def test_r7_1_announced_winner_of_the_last_trick_still_removes_and_starts() -> None:
+    # P1 announced, takes the last trick without moving (R7.4), removes a card
+    # (R7.1), gets no payout (R7.3) and starts round 2 (R7.5).
+    sc = last_trick([0, 3, 0, 0], winner=1, announced=[False, True, False, False], config=NIL)
+    s = win_trick(load(sc), 1)
+    assert field(s, 1) == 3
+    assert phase(s) == "remove_round_end" and int(s.current_player[0]) == 1
+    s = act(s, REMOVE_BASE)
+    assert field(s, 1) == 3
+    assert int(s.round[0]) == 2 and int(s.starting_player[0]) == 1
+    assert phase(s) == "announce" and int(s.current_player[0]) == 1
