@@ -237,7 +237,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._rng = np.random.default_rng()  # draws the seeds of unseeded resets
         self._state: State | None = None
-        self._obs_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._obs_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # agent -> view
         self._action = np.zeros(1, dtype=np.int64)
         self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
@@ -306,31 +306,31 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     # ---- observe -----------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """`agent`'s view now: {"observation": (717,) float32, "action_mask": (66,) int8}.
+        """`agent`'s view now: {"observation": (OBS_DIM,) float32, "action_mask": (66,) int8}.
 
         The mask is the engine's for the agent to act and zeros for every other
-        agent. Computed on the first call after a step and cached for that step;
-        every call returns fresh arrays.
+        agent. Encoded on the first call after a step and cached for that step (so
+        `last()` and the wrappers' own calls cost one encoding); every call returns
+        fresh arrays.
         """
-        seat = self._seat_of(agent)
-        cached = self._obs_cache.get(seat)
+        cached = self._obs_cache.get(agent)
         if cached is None:
-            s = self._require_state()
-            obs = observe(s, seat=seat)[0]
-            if int(s.current_player[0]) == seat:
-                mask = s.legal[0].astype(np.int8)
-            else:
-                mask = self._no_mask
-            cached = self._obs_cache[seat] = (obs, mask)
+            cached = self._encode(agent)
         return {"observation": cached[0].copy(), "action_mask": cached[1].copy()}
 
-    def _seat_of(self, agent: str) -> int:
-        try:
-            return self._seat[agent]
-        except (KeyError, TypeError):
-            raise ValueError(
-                f"unknown agent {agent!r}; agents are {self.possible_agents}"
-            ) from None
+    def _encode(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        s = self._require_state()
+        if s.current_player[0] == seat:
+            obs = observe(s)[0]  # the default seat, the player to act, skips seat checks
+            mask = s.legal[0].astype(np.int8)
+        else:
+            obs = observe(s, seat=seat)[0]
+            mask = self._no_mask
+        self._obs_cache[agent] = (obs, mask)
+        return obs, mask
 
     def _require_state(self) -> State:
         if self._state is None:
@@ -358,13 +358,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self._obs_cache.clear()
 
         agents = self.agents
+        self._cumulative_rewards[agent] = 0.0
         r = s.rewards[0]
-        if r.any():
+        if r.any():  # R10: only the step that ends the game pays
             self.rewards = dict(zip(agents, r.tolist(), strict=True))
+            self._accumulate_rewards()
         else:
             self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards[agent] = 0.0
-        self._accumulate_rewards()
         cp = int(s.current_player[0])
         if cp >= 0:
             self.agent_selection = self.possible_agents[cp]
@@ -380,7 +380,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
 
     def _check_action(self, agent: str, action: object) -> int:
         """The action as an int, or a TypeError/ValueError naming what is wrong."""
-        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        if type(action) is int:  # the common case first
+            a = action
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
             a = int(action)
         elif (
             isinstance(action, np.ndarray)
