@@ -3,6 +3,7 @@
 ```
 python benchmarks/bench_aec.py                      # 3 s per row, 4 players
 python benchmarks/bench_aec.py --seconds 5 --num-players 3 --profile
+python benchmarks/bench_aec.py --cpu-time           # CPU time: steadier on a shared machine
 ```
 
 Every row plays whole games the same way: `for agent in env.agent_iter()`, read
