@@ -11,7 +11,7 @@ batch size 1 (the rules are in RULES.md; nothing is re-implemented here).
 |--------------------|------------------------------------------------------------|
 | Actions            | Discrete                                                   |
 | Parallel API       | No                                                         |
-| Manual Control     | No                                                         |
+| Manual Control     | `python -m kanaloa_env.play` (terminal, against bots)      |
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']`                |
 | Agents             | 3, 4 or 5                                                  |
 | Action Shape       | Discrete(66)                                               |
