@@ -22,7 +22,7 @@ hand. Blocks cycle through every set of entrants (when there are more entrants
 than seats) and every cyclic order, in an order shuffled by the seed. With
 `num_games` a multiple of `P` every entrant sits in every seat equally often.
 
-**Batching.** All games of a batch (`batch_size`, default 4096) are stepped
+**Batching.** All games of a batch (`batch_size`, default 8192) are stepped
 together whatever their seating; at each step every bot acts once, on the
 sub-batch of games where a seat it controls is to act. Finished games are
 dropped from the batch as it goes. Observations are encoded only for bots that
@@ -80,7 +80,7 @@ __all__ = [
     "wilson_interval",
 ]
 
-DEFAULT_BATCH_SIZE = 4096
+DEFAULT_BATCH_SIZE = 8192
 MAX_ENTRANTS = 16
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile
 _COMPACT_FRACTION = 0.2  # drop finished games once this share of the batch is done
@@ -890,8 +890,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seats are balanced only up to the last partial block",
             file=sys.stderr,
         )
-    print(result.table())
     try:
+        # Files first: the results are kept even if stdout is closed early (a pipe to head).
         paths = result.write(args.out)
         if args.record:
             paths["records"] = os.path.join(args.out, "games.jsonl")
@@ -899,9 +899,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"{parser.prog}: error: cannot write results to {args.out!r}: {exc}", file=sys.stderr)
         return 2
+    print(result.table())
     print("wrote " + ", ".join(paths.values()))
     return 0
 
 
+def _run_cli() -> None:
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); results are already written.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _run_cli()

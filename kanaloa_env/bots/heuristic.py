@@ -229,12 +229,16 @@ class HeuristicBot:
         lead_c = np.where(lead_ok, lead, 0)
         u_lead = info.unseen_suit[k, lead_c].astype(np.float64)
         u_trump = info.unseen_suit[k, trump].astype(np.float64)
-        higher_trump_if_lead_trump = np.where(suit == trump, higher, u_trump)
-        # Beaters when the player follows suit and when it lacks the suit to follow.
+        # Beaters of a player that follows suit: Kanaloa and higher cards of the suit.
         if_follow = kan + np.where(is_tiki, higher, 0.0)
-        if_void = kan + np.where(is_tiki, higher_trump_if_lead_trump, 0.0)
-        if_void = np.where(lead == trump, if_follow, if_void)
-        p_void_guess = keep**u_lead
+        # Beaters of a player lacking the suit to follow: Kanaloa and trumps (higher
+        # ones if the card is a trump itself); lacking trump when trump was led, Kanaloa only.
+        if_void = kan + np.where(
+            is_tiki & (lead != trump), np.where(suit == trump, higher, u_trump), 0.0
+        )
+        ok_void = keep**if_void
+        ok_follow = keep**if_follow
+        p_void_guess = np.where(lead_ok, keep**u_lead, 0.0)
         out = np.ones(len(k))
         for j in range(1, P):
             later = j <= n_after
@@ -242,9 +246,8 @@ class HeuristicBot:
                 break
             seat_j = (info.seats[k] + j) % P
             known = ((info.voids[k, seat_j] >> lead_c) & 1).astype(bool) & lead_ok
-            v = np.where(known, 1.0, np.where(lead_ok, p_void_guess, 0.0))
-            p_ok = v * keep**if_void + (1.0 - v) * keep**if_follow
-            out *= np.where(later, p_ok, 1.0)
+            v = np.where(known, 1.0, p_void_guess)
+            out *= np.where(later, ok_follow + v * (ok_void - ok_follow), 1.0)
         return np.where(card == OCTOPUS, 0.0, out)
 
     def _keep_values(self, info: _CardInfo, rows_b: int) -> np.ndarray:
@@ -463,8 +466,14 @@ def _hand_counts(words: np.ndarray) -> np.ndarray:
 
 def _lap_distances(progress: np.ndarray, lap: np.ndarray) -> np.ndarray:
     """(b, P) fields each boat still needs to lap the last other boat (R9.2)."""
-    P = progress.shape[1]
-    others_min = np.empty_like(progress)
-    for p in range(P):
-        others_min[:, p] = np.delete(progress, p, axis=1).min(axis=1)
+    rows = np.arange(len(progress))
+    last = progress.argmin(axis=1)
+    rest = progress.copy()
+    rest[rows, last] = np.iinfo(rest.dtype).max
+    # The last boat's nearest other is the second-to-last; everyone else's is the last.
+    others_min = np.where(
+        np.arange(progress.shape[1]) == last[:, None],
+        rest.min(axis=1)[:, None],
+        progress[rows, last][:, None],
+    )
     return lap[:, None] + 1 - (progress - others_min)

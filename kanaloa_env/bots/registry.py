@@ -71,7 +71,12 @@ def looks_like_path(text: str) -> bool:
 
 
 def load_model_bot(path: str) -> Bot:
-    """Load a saved MaskablePPO model as a bot, with a clear error when that is impossible."""
+    """Load a saved MaskablePPO model as a bot, with a clear error when that is impossible.
+
+    As with stable-baselines3's `load`, `path` may leave out the `.zip` suffix.
+    """
+    if not os.path.isfile(path) and os.path.isfile(path + MODEL_SUFFIX):
+        path += MODEL_SUFFIX
     if not os.path.isfile(path):
         raise ValueError(f"model file {path!r} does not exist (or is not a file)")
     if not os.access(path, os.R_OK):
