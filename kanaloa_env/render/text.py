@@ -187,8 +187,8 @@ class _View:
             boat_rows.append("".join(cols).rstrip())
         removed = self.deck.num_cards - len(self.slots)
         title = (
-            f"Route (sailing ->): {self.lap} fields, {len(self.slots)} cards, {removed} removed; "
-            "~ dolphin, * start"
+            f"Route: {self.lap} fields, {len(self.slots)} cards, {removed} removed; "
+            "sailing ->; ~ dolphin, * start"
         )
         label = ("field ", "      ", "boats ")
         out = [title, label[0] + "".join(numbers).rstrip(), label[1] + "".join(cells).rstrip()]
