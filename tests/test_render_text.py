@@ -62,7 +62,7 @@ def test_scenario_md_example_plain() -> None:
     assert (
         _lines(text)[0] == "Kanaloa | 3 players | round 1/100 | trick 1/8 | trump blue | lead blue"
     )
-    assert "20 fields, 10 cards, 2 removed" in _line(text, "Route")
+    assert "20 fields, 10 cards, 2 removed" in _line(text, "Route: ")  # replay reads "Route:"
     assert _line(text, "field ").split()[1:] == [str(k) for k in range(20)]
     colours = "G R B T B G B~ R T G B G~ G T~ G R~ B T~ R B*".split()
     cells_line = _lines(text)[3]
