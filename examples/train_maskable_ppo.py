@@ -53,7 +53,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
     p.add_argument("--batch-size", type=int, default=4096, help="PPO minibatch size")
     p.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
-    p.add_argument("--learning-rate", type=float, default=3e-4, help="Adam learning rate")
+    p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate")
     p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
     p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
     p.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
@@ -62,7 +62,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--net-arch", default="256,256", help="hidden layer sizes of the policy and value MLPs"
     )
     p.add_argument(
-        "--eval-freq", type=int, default=100_000, help="evaluate every this many timesteps"
+        "--progress-shaping",
+        type=float,
+        default=0.0,
+        help="potential-based shaping weight on the boat's lead (0: plain R10 rewards)",
+    )
+    p.add_argument(
+        "--eval-freq", type=int, default=150_000, help="evaluate every this many timesteps"
     )
     p.add_argument(
         "--eval-games", type=int, default=2000, help="evaluation games against random bots"
@@ -104,7 +110,11 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     # TRY NOT TO MODIFY: seeding. The env seeds its games and bots; SB3 seeds torch.
     env = KanaloaSB3VecEnv(
-        args.num_envs, num_players=args.num_players, opponents=args.opponents, seed=args.seed
+        args.num_envs,
+        num_players=args.num_players,
+        opponents=args.opponents,
+        seed=args.seed,
+        progress_shaping=args.progress_shaping,
     )
     model = MaskablePPO(
         "MlpPolicy",
@@ -151,16 +161,18 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         rows.append(row)
 
     class PeriodicEval(BaseCallback):
-        """Evaluate every `--eval-freq` timesteps (checked after each rollout step)."""
+        """Evaluate every `--eval-freq` timesteps, between a PPO update and the next rollout."""
 
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = args.eval_freq
 
-        def _on_step(self) -> bool:
+        def _on_rollout_start(self) -> None:
             if self.num_timesteps >= self.next_eval:
                 run_eval(self.num_timesteps)
                 self.next_eval += args.eval_freq
+
+        def _on_step(self) -> bool:
             return True
 
     run_eval(0)
@@ -193,7 +205,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     return summary
 
 
-def plot_curve(rows: list[dict[str, object]], num_players: int, path: str) -> None:
+def plot_curve(
+    rows: list[dict[str, object]], num_players: int, path: str, title: str | None = None
+) -> None:
     """Win rate against each opponent kind over training, with the Wilson 95% bands."""
     import matplotlib
 
@@ -215,7 +229,7 @@ def plot_curve(rows: list[dict[str, object]], num_players: int, path: str) -> No
     ax.set_xlabel("learner timesteps")
     ax.set_ylabel("win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"MaskablePPO on Kanaloa, {num_players} players")
+    ax.set_title(f"{title or 'MaskablePPO on Kanaloa'}, {num_players} players")
     ax.legend(loc="upper left")
     ax.grid(alpha=0.3)
     fig.tight_layout()

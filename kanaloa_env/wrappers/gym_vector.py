@@ -37,7 +37,7 @@ class KanaloaGymVectorEnv(VectorEnv):
     Args:
         num_envs: number of games `N`.
         config, num_players, opponents, opponent_sampling, learner_seat, seed,
-            illegal_action, illegal_reward: as `kanaloa_env.wrappers.VectorDriver`
+            illegal_action, illegal_reward, progress_shaping: as `kanaloa_env.wrappers.VectorDriver`
             (`illegal_action` defaults to "raise").
         render_mode: only None is supported (render single games with the AEC env).
     """
@@ -56,6 +56,7 @@ class KanaloaGymVectorEnv(VectorEnv):
         seed: int = 0,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        progress_shaping: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None:
@@ -71,6 +72,7 @@ class KanaloaGymVectorEnv(VectorEnv):
             autoreset=True,
             illegal_action=illegal_action,
             illegal_reward=illegal_reward,
+            progress_shaping=progress_shaping,
         )
         self.num_envs = self.driver.num_envs
         self.render_mode = None

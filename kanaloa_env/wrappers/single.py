@@ -57,6 +57,8 @@ class KanaloaEnv(gym.Env):
         learner_seat: `"rotate"` (default), `"random"` or a fixed seat.
         illegal_action: `"lose"` (default), `"raise"` or `"random"` (module docstring).
         illegal_reward: reward for a game lost by an illegal action.
+        progress_shaping: potential-based shaping weight (default 0: rewards are R10);
+            see `VectorDriver`.
         render_mode: None or `"ansi"` (the scenario dict of the game as text).
     """
 
@@ -72,6 +74,7 @@ class KanaloaEnv(gym.Env):
         learner_seat: str | int = "rotate",
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
+        progress_shaping: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -90,6 +93,7 @@ class KanaloaEnv(gym.Env):
             autoreset=False,
             illegal_action=illegal_action,
             illegal_reward=illegal_reward,
+            progress_shaping=progress_shaping,
         )
         self.config = self.driver.config
         self.observation_space = observation_space()

@@ -205,6 +205,14 @@ class VectorDriver:
             (that game ends at once: terminated, the learner gets `illegal_reward`)
             or `"random"` (a uniformly random legal action is played instead).
         illegal_reward: the learner's reward for a game lost by `"lose"`.
+        progress_shaping: weight `c` of potential-based reward shaping (0: off, the
+            default; rewards are then exactly R10). With potential
+            `phi = c * (own progress - mean progress of the others) / route fields`
+            at each learner decision and `phi = 0` at the end of a game, the
+            learner also gets `phi(now) - phi(previous decision)` per step. The
+            shaping sums to zero over every game, so episode returns and the best
+            policies are unchanged (Ng et al. 1999); it only rewards boat moves
+            (R6, R9.1) when they happen instead of at the end.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
@@ -223,6 +231,7 @@ class VectorDriver:
         autoreset: bool = True,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        progress_shaping: float = 0.0,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int >= 1, got {type(num_envs).__name__}")
@@ -256,21 +265,27 @@ class VectorDriver:
             )
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        if isinstance(progress_shaping, bool) or not isinstance(progress_shaping, (int, float)):
+            raise TypeError(f"progress_shaping must be a number, got {progress_shaping!r}")
+        if not np.isfinite(progress_shaping):
+            raise ValueError(f"progress_shaping must be finite, got {progress_shaping}")
+        self.progress_shaping = float(progress_shaping)
         if not isinstance(autoreset, bool):
             raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
         self.autoreset = autoreset
         self._seed = check_seed(seed)
+        self._state: State | None = None
         self._policies: list[Any] = []
         self.set_opponents(opponents, opponent_sampling)
 
         N = self.num_envs
-        self._state: State | None = None
         self._rng = np.random.default_rng(self._seed)
         self._next_game = 0
         self._learner = np.zeros(N, dtype=np.int8)
         self._assign = np.zeros((N, P), dtype=np.int16)  # policy index per seat; -1 learner
         self._acc = np.zeros(N, dtype=np.float32)  # learner reward since its last decision
         self._return = np.zeros(N, dtype=np.float32)
+        self._phi = np.zeros(N, dtype=np.float32)  # shaping potential at the last decision
         self._length = np.zeros(N, dtype=np.int64)
         self._over = np.zeros(N, dtype=bool)  # finished and not restarted (autoreset off)
         self._forfeit = np.zeros(N, dtype=bool)  # lost by an illegal action in this step
@@ -306,7 +321,7 @@ class VectorDriver:
             )
         self._policies = [resolve_bot(s) for s in specs]
         self.opponent_sampling = sampling
-        if getattr(self, "_state", None) is not None:
+        if self._state is not None:
             self._draw_opponents(np.arange(self.num_envs))
 
     @property
@@ -351,6 +366,7 @@ class VectorDriver:
         self._start_games(np.arange(N), ids)
         self._acc[:] = 0
         self._return[:] = 0
+        self._phi[:] = self._potential()
         self._length[:] = 0
         self._over[:] = False
         ended = self._play_opponents()
@@ -466,6 +482,19 @@ class VectorDriver:
         pick[rel == 0] = -1
         self._assign[idx] = pick
 
+    def _potential(self) -> np.ndarray:
+        """(N,) float32 shaping potential of the current states (see `progress_shaping`)."""
+        if not self.progress_shaping:
+            return np.zeros(self.num_envs, dtype=np.float32)
+        s = self._require_state()
+        P = self.num_players
+        prog = s.progress.astype(np.float32)
+        own = prog[np.arange(self.num_envs), self._learner]
+        others = (prog.sum(axis=1) - own) / (P - 1)
+        return (self.progress_shaping * (own - others) / self.config.route_fields).astype(
+            np.float32
+        )
+
     def _observe(self) -> np.ndarray:
         return observe(self._require_state(), seat=self._learner)
 
@@ -549,9 +578,10 @@ class VectorDriver:
         s = self._require_state()
         forfeit = self._forfeit[idx]
         seat = self._learner[idx].copy()
-        reward = self._acc[idx] + np.where(forfeit, np.float32(self.illegal_reward), 0).astype(
-            np.float32
-        )
+        # The potential of a finished game is 0: the step that ends it gives back phi.
+        reward = (
+            self._acc[idx] + np.where(forfeit, self.illegal_reward, 0.0) - self._phi[idx]
+        ).astype(np.float32)
         winner = np.where(forfeit, -1, s.winner[idx]).astype(np.int8)
         rec = {
             "ended": idx.astype(np.int64),
@@ -602,12 +632,19 @@ class VectorDriver:
         # Games not ended hand their accumulated reward over now. An ended game that
         # was restarted keeps what its new game earned before the learner's first
         # decision for the next step (zero under the rules: no game ends that fast).
-        keep = np.zeros(N, dtype=bool)
-        keep[rec["ended"]] = True
-        self._return[~keep] += self._acc[~keep]
-        self._acc[~keep] = 0
+        ended_now = np.zeros(N, dtype=bool)
+        ended_now[rec["ended"]] = True
+        going = ~ended_now & ~self._over
+        if self.progress_shaping:
+            phi = self._potential()
+            rewards[going] += phi[going] - self._phi[going]
+            self._acc[going] += phi[going] - self._phi[going]  # counted in the return below
+            restarted = ended_now & ~self._over
+            self._phi[going | restarted] = phi[going | restarted]
+        self._return[~ended_now] += self._acc[~ended_now]
+        self._acc[~ended_now] = 0
         if not self.autoreset:
-            rewards[self._over & ~keep] = 0
+            rewards[self._over & ~ended_now] = 0
         return StepResult(
             obs=self._observe(),
             rewards=rewards,

@@ -325,3 +325,26 @@ def test_random_opponents_skip_observations_but_heuristic_gets_state() -> None:
     list(play(d, 30))
     assert_waiting_for_learner(d)
     assert isinstance(VectorDriver(2).opponents[0], RandomBot)
+
+
+def test_progress_shaping_telescopes_to_the_r10_return() -> None:
+    """Shaping pays boat moves when they happen; per game it sums to zero, so every
+    episode return is still the R10.1 result."""
+    d = VectorDriver(32, seed=3, progress_shaping=1.0)
+    d.reset()
+    running = np.zeros(32)
+    nonzero_mid_game = 0
+    ended = 0
+    for r in play(d, 120):
+        not_ended = np.setdiff1d(np.arange(32), r.ended)
+        nonzero_mid_game += int((r.rewards[not_ended] != 0).sum())
+        running += r.rewards
+        for j, g in enumerate(r.ended):
+            want = 1.0 if r.won[j] else -1.0 / 3
+            assert r.episode_return[j] == pytest.approx(want, abs=1e-5)
+            assert running[g] == pytest.approx(want, abs=1e-5)  # the step rewards add up
+            running[g] = 0
+        ended += len(r.ended)
+    assert ended > 10 and nonzero_mid_game > 100
+    with pytest.raises(ValueError):
+        VectorDriver(2, progress_shaping=float("nan"))
