@@ -37,7 +37,7 @@ def playable_cards(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
     A player holding the suit to follow must play it or a special card; otherwise,
     or before a Tiki card leads, any card may be played.
     """
-    follow = hand & SUIT_BITS[lead_suit]
+    follow = hand & SUIT_BITS.take(lead_suit)
     return np.where(follow != 0, follow | (hand & SPECIAL_BITS), hand)
 
 
@@ -80,9 +80,9 @@ def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
         phase, cur, lead = state.phase[idx], state.current_player[idx], state.lead_suit[idx]
         hand = state.hands[idx, cur]
     allowed = playable_cards(hand, lead)
-    word = (allowed & _NOT_SPECIAL) | np.take(_SPECIAL_ACTIONS, allowed >> _SPECIAL_SHIFT)
-    word &= np.take(_PLAY_ONLY, phase)
-    word |= np.take(_PHASE_ACTIONS, phase)
+    word = (allowed & _NOT_SPECIAL) | _SPECIAL_ACTIONS.take(allowed >> _SPECIAL_SHIFT)
+    word &= _PLAY_ONLY.take(phase)
+    word |= _PHASE_ACTIONS.take(phase)
     rem = np.flatnonzero((phase == _REMOVE_OCTOPUS) | (phase == _REMOVE_ROUND_END))
     if rem.size:
         games = rem if idx is None else idx[rem]

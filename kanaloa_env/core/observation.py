@@ -213,7 +213,11 @@ def observe(
     if seat is None:
         me = np.maximum(state.current_player, 0).astype(np.intp)
     else:
-        me = np.broadcast_to(np.asarray(seat), (B,)).astype(np.intp)
+        me = np.asarray(seat).astype(np.intp)
+        if me.ndim == 0:
+            me = np.full(B, me, dtype=np.intp)
+        elif me.shape != (B,):
+            raise ValueError(f"seat must be an int or a ({B},) array, got shape {me.shape}")
         if ((me < 0) | (me >= P)).any():
             raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
     if out is None:
@@ -221,12 +225,12 @@ def observe(
     elif out.shape != (B, OBS_DIM) or out.dtype != np.float32:
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
     S = _S
-    # Gathers go through np.take on flat indices: much faster than 2-d fancy indexing.
+    # Gathers go through .take on flat indices: much faster than 2-d fancy indexing.
     rows = np.arange(B)
     col = rows[:, None]
     # Integer % is slow in numpy; seat rotations come from small tables instead.
     rot = _ROTATIONS[P]
-    abs_of = np.take(rot, me, axis=0)  # (B, P) absolute seat of each relative seat
+    abs_of = rot.take(me, axis=0)  # (B, P) absolute seat of each relative seat
     leader_rel = state.leader - me
     leader_rel += P * (leader_rel < 0)
     by_rel = col * P + abs_of  # flat index of (game, absolute seat) per relative seat
@@ -237,32 +241,32 @@ def observe(
     hist = state.history
     H = hist.shape[1]
     words = np.empty((B, 2), dtype=np.uint64)
-    words[:, 0] = np.take(state.hands, rows * P + me)
-    words[:, 1] = np.bitwise_or.reduce(np.take(_PLAYED_WORD, hist + 1), axis=1)
-    words[:, 1] |= np.take(_KANALOA_FILL, (hist == NUM_TIKI).sum(axis=1))
-    words[:, 1] |= np.take(_OCTOPUS_FILL, (hist == NUM_TIKI + 1).sum(axis=1))
+    words[:, 0] = state.hands.take(rows * P + me)
+    words[:, 1] = np.bitwise_or.reduce(_PLAYED_WORD.take(hist + 1), axis=1)
+    words[:, 1] |= _KANALOA_FILL.take((hist == NUM_TIKI).sum(axis=1))
+    words[:, 1] |= _OCTOPUS_FILL.take((hist == NUM_TIKI + 1).sum(axis=1))
     counts = _card_counts(words.reshape(-1)).reshape(B, 2, NUM_CARD_TYPES)
     out[:, S["hand"]] = counts[:, 0]
     out[:, S["played"]] = counts[:, 1]
 
     # The card each relative seat played to the current trick (play order j from the leader).
     tn = state.trick_number.astype(np.intp)
-    order = np.take(rot, P - leader_rel - P * (leader_rel == 0), axis=0)  # play order per rel seat
+    order = rot.take(P - leader_rel - P * (leader_rel == 0), axis=0)  # play order per rel seat
     slot = np.minimum(tn[:, None] * P + order, H - 1)
     in_trick = order < (state.num_played - tn * P)[:, None]
-    cards = np.where(in_trick, np.take(hist, col * H + slot) + 1, 0)
+    cards = np.where(in_trick, hist.take(col * H + slot) + 1, 0)
     a = OFFSETS["trick"][0]
-    out[:, a : a + P * len(TRICK_FEATURES)] = np.take(_TRICK_TABLE, cards, axis=0).reshape(B, -1)
-    out[:, S["trick_leader"]] = np.take(_EYE5, leader_rel, axis=0)
-    out[:, S["lead_suit"]] = np.take(_SUIT_ROWS, state.lead_suit, axis=0, mode="wrap")
-    out[:, S["trump"]] = np.take(_SUIT_ROWS, state.trump, axis=0)
+    out[:, a : a + P * len(TRICK_FEATURES)] = _TRICK_TABLE.take(cards, axis=0).reshape(B, -1)
+    out[:, S["trick_leader"]] = _EYE5.take(leader_rel, axis=0)
+    out[:, S["lead_suit"]] = _SUIT_ROWS.take(state.lead_suit, axis=0, mode="wrap")
+    out[:, S["trump"]] = _SUIT_ROWS.take(state.trump, axis=0)
 
     # Route from the own boat's field forward; removed cards skipped (compacted).
-    own_field = np.take(state.boat_field, rows * P + me).astype(np.intp)
+    own_field = state.boat_field.take(rows * P + me).astype(np.intp)
     offs = own_field[:, None] + np.arange(F)
     flat = col * F + offs - F * (offs >= F)
-    pres = np.take(np.repeat(state.present, 2, axis=1), flat)
-    pos = np.where(pres, np.cumsum(pres, axis=1) - 1, MAX_FIELDS)
+    pres = (state.present.repeat(2, axis=1)).take(flat)
+    pos = np.where(pres, pres.cumsum(axis=1) - 1, MAX_FIELDS)
     occ = np.zeros((B, F), dtype=np.int8)
     occ.reshape(-1)[(col * F + state.boat_field).reshape(-1)] = 1
     deck = state.config.deck
@@ -270,11 +274,11 @@ def observe(
     if table is None:
         table = _FIELD_TABLES[id(deck)] = _field_table(deck.color, deck.dolphin, deck.start)
     keys = np.full((B, MAX_FIELDS + 1), len(table) - 1, dtype=np.intp)
-    vals = 2 * np.take(state.route, flat).astype(np.intp) + np.take(occ, flat)
+    vals = 2 * state.route.take(flat).astype(np.intp) + occ.take(flat)
     keys.reshape(-1)[(col * (MAX_FIELDS + 1) + pos).reshape(-1)] = vals.reshape(-1)
-    out[:, S["route"]] = np.take(table, keys[:, :MAX_FIELDS], axis=0).reshape(B, -1)
+    out[:, S["route"]] = table.take(keys[:, :MAX_FIELDS], axis=0).reshape(B, -1)
 
-    prog = np.take(state.progress, by_rel)  # (B, P) by relative seat
+    prog = state.progress.take(by_rel)  # (B, P) by relative seat
     diff = prog - prog[:, :1]
     lap = 2 * state.present.sum(axis=1)
     a = OFFSETS["boats"][0]
@@ -291,15 +295,15 @@ def observe(
     out[:, a + 1] = (lap + 1 + rest.min(axis=1)) * (1.0 / MAX_FIELDS)
     out[:, a + 2] = (lap + 1 - rest.max(axis=1)) * (1.0 / MAX_FIELDS)
     a = OFFSETS["tricks_won"][0]
-    out[:, a : a + P] = np.take(state.tricks_won, by_rel) * (1.0 / TRICKS_PER_ROUND)
+    out[:, a : a + P] = state.tricks_won.take(by_rel) * (1.0 / TRICKS_PER_ROUND)
     a = OFFSETS["voids"][0]
-    voids = np.take(_VOID_TABLE, np.take(state.voids, by_rel), axis=0)
+    voids = _VOID_TABLE.take(state.voids.take(by_rel), axis=0)
     out[:, a : a + P * NUM_SUITS] = voids.reshape(B, -1)
     a = OFFSETS["announced"][0]
-    announced = np.take(_ANNOUNCE_TABLE, np.take(state.announced, by_rel) + 1, axis=0)
+    announced = _ANNOUNCE_TABLE.take(state.announced.take(by_rel) + 1, axis=0)
     out[:, a : a + P * 3] = announced.reshape(B, -1)
-    out[:, S["phase"]] = np.take(_PHASE_ROWS, state.phase, axis=0)
-    out[:, S["pending"]] = np.take(_PENDING_ROWS, state.pending, axis=0)
+    out[:, S["phase"]] = _PHASE_ROWS.take(state.phase, axis=0)
+    out[:, S["pending"]] = _PENDING_ROWS.take(state.pending, axis=0)
     a = OFFSETS["round"][0]
     out[:, a] = np.minimum((state.round - 1) * (1.0 / ROUND_SCALE), 1.0)
     out[:, a + 1] = tn * (1.0 / TRICKS_PER_ROUND)

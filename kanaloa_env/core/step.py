@@ -60,12 +60,15 @@ def step(state: State, actions: np.ndarray) -> State:
     return new
 
 
-def step_inplace(state: State, actions: np.ndarray) -> State:
+def step_inplace(state: State, actions: np.ndarray, validate: bool = True) -> State:
     """Like `step`, but updates `state`'s arrays in place and returns it.
 
-    Faster (no copy); on an error nothing has been written.
+    Faster (no copy); on an error nothing has been written. `validate=False` skips
+    the checks for callers that have already checked the actions against
+    `state.legal` (an unchecked illegal action corrupts the state).
     """
-    actions = validate_actions(state, actions)
+    if validate:
+        actions = validate_actions(state, actions)
     _apply(state, actions)
     return state
 
@@ -133,8 +136,10 @@ _PENDING_NONE, _PENDING_TRICK, _PENDING_PAYOUT = (int(p) for p in Pending)
 def _apply(s: State, a: np.ndarray) -> None:
     s.rewards.fill(0)
     counts = np.bincount(s.phase, minlength=len(Phase))
-    if counts[_PLAY] == s.batch_size:  # the common case: skip the index sets
-        _play_card(s, _rows(s.batch_size), a)
+    first = int(s.phase[0])
+    if counts[first] == s.batch_size:  # every game in one phase: skip the index sets
+        if first != _GAME_OVER:
+            _HANDLERS[first](s, _rows(s.batch_size), a)
     else:
         groups = [(ph, np.flatnonzero(s.phase == ph)) for ph in range(_GAME_OVER) if counts[ph]]
         for ph, idx in groups:
@@ -173,13 +178,13 @@ def _play_card(s: State, idx: np.ndarray, card: np.ndarray) -> None:
     """R4: play a card to the trick; an octopus asks for a removal (R4.4)."""
     seat = s.current_player[idx]
     hand = s.hands[idx, seat]
-    bits = hand & np.take(CARD_TYPE_BITS, card)
+    bits = hand & CARD_TYPE_BITS.take(card)
     s.hands[idx, seat] = hand ^ (bits & (~bits + _ONE))  # one copy of the card type
     n = s.num_played[idx]
     s.history[idx, n] = card
     s.num_played[idx] = n + 1
     # R4.2: the first Tiki card sets the suit to follow (specials have suit -1 = none).
-    suit = np.take(CARD_SUIT, card)
+    suit = CARD_SUIT.take(card)
     lead = s.lead_suit[idx]
     led = lead != NO_SUIT
     s.lead_suit[idx] = np.where(led, lead, suit)
