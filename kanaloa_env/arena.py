@@ -658,7 +658,7 @@ def run_tournament(
     decisions = np.zeros(G, dtype=np.int32)
     actions: list[np.ndarray] | None = [] if record_games else None
 
-    from tqdm.auto import tqdm
+    from tqdm import tqdm  # plain text bar on stderr, also under Jupyter
 
     start = time.perf_counter()
     with tqdm(
