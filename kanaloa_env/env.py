@@ -354,7 +354,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         s = self._require_state()
         a = self._check_action(agent, action)
         self._action[0] = a
-        step_inplace(s, self._action)
+        step_inplace(s, self._action, validate=False)  # _check_action checked it
         self._obs_cache.clear()
 
         agents = self.agents
