@@ -19,7 +19,8 @@ class Bot(Protocol):
 
     A bot that wants the structured game state sets `uses_state = True`; callers
     then also pass `view=public_view(state, seats)` (other hands and the deal key
-    blanked) and `seats`, the (b,) deciding seats.
+    blanked) and `seats`, the (b,) deciding seats. A bot that reads only the masks
+    sets `uses_observations = False` so callers can skip encoding observations.
     """
 
     name: str
@@ -67,6 +68,7 @@ class RandomBot:
 
     name = "random"
     uses_state = False
+    uses_observations = False  # reads only the masks: callers may skip encoding
 
     def act(
         self,

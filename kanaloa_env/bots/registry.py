@@ -109,12 +109,9 @@ def bot_label(spec: str | os.PathLike[str] | Bot, bot: Bot) -> str:
 def needs_observations(bot: Bot) -> bool:
     """Whether a caller must encode observations for `bot`.
 
-    A bot says so with `uses_observations = False`. The stock `RandomBot` reads
-    only the masks; for any other bot without the attribute the answer is True.
+    A bot says it needs none with `uses_observations = False` (as `RandomBot`
+    does); for a bot without the attribute the answer is True.
     Encoding observations costs more than a core step, so drivers skip it when
     they can.
     """
-    flag = getattr(bot, "uses_observations", None)
-    if flag is None:
-        return type(bot) is not RandomBot
-    return bool(flag)
+    return bool(getattr(bot, "uses_observations", True))
