@@ -40,7 +40,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
     p.add_argument("--batch-size", type=int, default=4096, help="PPO minibatch size")
     p.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
-    p.add_argument("--learning-rate", type=float, default=3e-4, help="Adam learning rate")
+    p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate")
     p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
     p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus coefficient")
     p.add_argument("--net-arch", default="256,256", help="hidden layer sizes (policy and value)")

@@ -498,13 +498,13 @@ class VectorDriver:
     def _observe(self) -> np.ndarray:
         return observe(self._require_state(), seat=self._learner)
 
-    def _play_opponents(self) -> dict[str, list[np.ndarray]]:
+    def _play_opponents(self) -> dict[str, list[Any]]:
         """Loop over pending opponent decisions until every game waits for its learner.
 
         Ends (and auto-resets) finished games on the way; returns their records.
         """
         s = self._require_state()
-        ended: dict[str, list[np.ndarray]] = {}
+        ended: dict[str, list[Any]] = {}
         done_once = np.zeros(self.num_envs, dtype=bool)
         while True:
             finished = ~self._over & (s.done | self._forfeit)
@@ -573,7 +573,7 @@ class VectorDriver:
             )
         return act
 
-    def _finish(self, idx: np.ndarray, ended: dict[str, list[np.ndarray]]) -> None:
+    def _finish(self, idx: np.ndarray, ended: dict[str, list[Any]]) -> None:
         """Record the games `idx` that just ended, then restart them (autoreset) or freeze them."""
         s = self._require_state()
         forfeit = self._forfeit[idx]
@@ -585,7 +585,7 @@ class VectorDriver:
         winner = np.where(forfeit, -1, s.winner[idx]).astype(np.int8)
         rec = {
             "ended": idx.astype(np.int64),
-            "final_obs": observe(s.take(idx), seat=seat),
+            "final_state": s.take(idx),  # encoded once per step in `_result`
             "reward": reward,
             "terminated": s.terminated[idx] | forfeit,
             "truncated": s.truncated[idx] & ~forfeit,
@@ -608,13 +608,16 @@ class VectorDriver:
         else:
             self._over[idx] = True
 
-    def _result(self, ended: dict[str, list[np.ndarray]], replaced: np.ndarray) -> StepResult:
+    def _result(self, ended: dict[str, list[Any]], replaced: np.ndarray) -> StepResult:
         N = self.num_envs
         rewards = self._acc.copy()
         terminated = np.zeros(N, dtype=bool)
         truncated = np.zeros(N, dtype=bool)
         if ended:
+            finals = ended.pop("final_state")
             rec = {k: np.concatenate(v) for k, v in ended.items()}
+            final = finals[0] if len(finals) == 1 else State.concatenate(finals)
+            rec["final_obs"] = observe(final, seat=rec["learner_seat"])
             e = rec["ended"]
             rewards[e] = rec["reward"]
             terminated[e] = rec["terminated"]
