@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .constants import (
+    KANALOA_BITS,
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
     NUM_CARD_TYPES,
@@ -20,6 +21,7 @@ from .constants import (
     NUM_OCTOPUS,
     NUM_SUITS,
     NUM_TIKI,
+    OCTOPUS_BITS,
     PENDING_NAMES,
     PHASE_NAMES,
     TRICKS_PER_ROUND,
@@ -123,17 +125,15 @@ _VOID_TABLE = ((np.arange(16)[:, None] >> np.arange(NUM_SUITS)) & 1).astype(np.f
 
 
 def _field_table(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """FIELD_FEATURES for key `2 * code + occupied`; the last row (key 2 * 2K) is all 0."""
+    """FIELD_FEATURES as the bits of one byte, for key `2 * code + occupied`; the last
+    key (2 * 2K) is an empty field (past the lap)."""
     n = len(deck_color)
-    table = np.zeros((2 * n + 1, len(FIELD_FEATURES)), dtype=np.float32)
+    table = np.zeros(2 * n + 1, dtype=np.uint8)
     for code in range(n):
         for occ in (0, 1):
-            row = table[2 * code + occ]
-            row[0] = 1.0
-            row[1 + deck_color[code]] = 1.0
-            row[5] = dolphin[code]
-            row[6] = start[code]
-            row[7] = occ
+            bits = 1 | 1 << (1 + int(deck_color[code]))
+            bits |= int(dolphin[code]) << 5 | int(start[code]) << 6 | occ << 7
+            table[2 * code + occ] = bits
     return table
 
 
@@ -162,28 +162,28 @@ _PER_SEAT = [
 ]
 
 
-def _padding_columns(num_players: int) -> np.ndarray:
-    """Columns of the per-seat slices that belong to seats past the table size."""
-    cols = []
+def _padding_slices(num_players: int) -> list[tuple[int, int]]:
+    """Column ranges of the per-seat slices that belong to seats past the table size."""
+    out = []
     for name, width in _PER_SEAT:
         a, _ = OFFSETS[name]
-        cols += range(a + num_players * width, a + MAX_PLAYERS * width)
-    return np.array(cols, dtype=np.intp)
+        if num_players < MAX_PLAYERS:
+            out.append((a + num_players * width, a + MAX_PLAYERS * width))
+    return out
 
 
-_PAD_COLS = {p: _padding_columns(p) for p in range(3, MAX_PLAYERS + 1)}
+_PAD_SLICES = {p: _padding_slices(p) for p in range(3, MAX_PLAYERS + 1)}
 _ROTATIONS = {p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(3, MAX_PLAYERS + 1)}
 _SEAT_ROWS = {p: (np.arange(MAX_PLAYERS) < p).astype(np.float32) for p in range(3, MAX_PLAYERS + 1)}
 
 
-def _card_counts(words: np.ndarray) -> np.ndarray:
-    """(n,) uint64 hand bit sets -> (n, 50) float32 card-type values (see `hand`)."""
-    w = words.astype("<u8", copy=False)
+def _write_card_counts(words: np.ndarray, dst: np.ndarray) -> None:
+    """(b,) uint64 hand bit sets -> `dst` (b, 50) card-type values (see `hand`)."""
+    w = np.ascontiguousarray(words, dtype="<u8")
     bits = np.unpackbits(w.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    out = bits[:, :NUM_CARD_TYPES].astype(np.float32)
-    out[:, NUM_TIKI] = bits[:, 48:51].sum(axis=1) * (1.0 / NUM_KANALOA)
-    out[:, NUM_TIKI + 1] = bits[:, 51:53].sum(axis=1) * (1.0 / NUM_OCTOPUS)
-    return out
+    dst[:, :NUM_TIKI] = bits[:, :NUM_TIKI]
+    dst[:, NUM_TIKI] = np.bitwise_count(w & KANALOA_BITS) * (1.0 / NUM_KANALOA)
+    dst[:, NUM_TIKI + 1] = np.bitwise_count(w & OCTOPUS_BITS) * (1.0 / NUM_OCTOPUS)
 
 
 def _slice(name: str) -> slice:
@@ -209,7 +209,6 @@ def observe(
         (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).
     """
     B, P = state.batch_size, state.num_players
-    F = state.config.route_fields
     if seat is None:
         me = np.maximum(state.current_player, 0).astype(np.intp)
     else:
@@ -224,6 +223,25 @@ def observe(
         out = np.empty((B, OBS_DIM), dtype=np.float32)
     elif out.shape != (B, OBS_DIM) or out.dtype != np.float32:
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
+    if B <= _CHUNK:
+        _encode(state, me, out)
+        return out
+    # Chunks keep the output rows in cache while the slices are written.
+    arrays = state.arrays()
+    for lo in range(0, B, _CHUNK):
+        hi = min(lo + _CHUNK, B)
+        part = State(state.config, **{k: v[lo:hi] for k, v in arrays.items()})
+        _encode(part, me[lo:hi], out[lo:hi])
+    return out
+
+
+_CHUNK = 1024
+
+
+def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
+    """Write the observations of seats `me` (B,) into `out` (B, OBS_DIM)."""
+    B, P = state.batch_size, state.num_players
+    F = state.config.route_fields
     S = _S
     # Gathers go through .take on flat indices: much faster than 2-d fancy indexing.
     rows = np.arange(B)
@@ -234,20 +252,26 @@ def observe(
     leader_rel = state.leader - me
     leader_rel += P * (leader_rel < 0)
     by_rel = col * P + abs_of  # flat index of (game, absolute seat) per relative seat
-    if P < MAX_PLAYERS:
-        out[:, _PAD_COLS[P]] = 0.0
+    for a, b in _PAD_SLICES[P]:
+        out[:, a:b] = 0.0
 
     # Own hand and the cards played this round, unpacked together.
     hist = state.history
     H = hist.shape[1]
     words = np.empty((B, 2), dtype=np.uint64)
     words[:, 0] = state.hands.take(rows * P + me)
-    words[:, 1] = np.bitwise_or.reduce(_PLAYED_WORD.take(hist + 1), axis=1)
+    played = _PLAYED_WORD.take(hist + 1)
+    while played.shape[1] > 1:  # pairwise OR: faster than a reduction along short rows
+        half = played.shape[1] // 2
+        odd = played[:, 2 * half :]
+        played = played[:, :half] | played[:, half : 2 * half]
+        if odd.shape[1]:
+            played[:, :1] |= odd
+    words[:, 1] = played[:, 0]
     words[:, 1] |= _KANALOA_FILL.take((hist == NUM_TIKI).sum(axis=1))
     words[:, 1] |= _OCTOPUS_FILL.take((hist == NUM_TIKI + 1).sum(axis=1))
-    counts = _card_counts(words.reshape(-1)).reshape(B, 2, NUM_CARD_TYPES)
-    out[:, S["hand"]] = counts[:, 0]
-    out[:, S["played"]] = counts[:, 1]
+    _write_card_counts(words[:, 0], out[:, S["hand"]])
+    _write_card_counts(words[:, 1], out[:, S["played"]])
 
     # The card each relative seat played to the current trick (play order j from the leader).
     tn = state.trick_number.astype(np.intp)
@@ -276,7 +300,8 @@ def observe(
     keys = np.full((B, MAX_FIELDS + 1), len(table) - 1, dtype=np.intp)
     vals = 2 * state.route.take(flat).astype(np.intp) + occ.take(flat)
     keys.reshape(-1)[(col * (MAX_FIELDS + 1) + pos).reshape(-1)] = vals.reshape(-1)
-    out[:, S["route"]] = table.take(keys[:, :MAX_FIELDS], axis=0).reshape(B, -1)
+    field_bytes = table.take(keys[:, :MAX_FIELDS])  # (B, 24) uint8: 8 features as bits
+    out[:, S["route"]] = np.unpackbits(field_bytes, axis=1, bitorder="little")
 
     prog = state.progress.take(by_rel)  # (B, P) by relative seat
     diff = prog - prog[:, :1]
@@ -310,7 +335,6 @@ def observe(
     out[:, a + 2] = lap * (1.0 / (2 * MAX_OCEAN_CARDS))
     out[:, S["seats"]] = _SEAT_ROWS[P]
     out[:, OFFSETS["to_act"][0]] = (state.current_player == me) & (state.phase != _GAME_OVER)
-    return out
 
 
 _GAME_OVER = int(Phase.GAME_OVER)
