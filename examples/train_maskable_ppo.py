@@ -47,7 +47,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="training opponents: a bot name (random, heuristic) or a model .zip",
     )
     p.add_argument(
-        "--total-timesteps", type=int, default=600_000, help="learner decisions to train on"
+        "--total-timesteps", type=int, default=1_800_000, help="learner decisions to train on"
     )
     p.add_argument("--num-envs", type=int, default=256, help="games played side by side")
     p.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
@@ -68,7 +68,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="potential-based shaping weight on the boat's lead (0: plain R10 rewards)",
     )
     p.add_argument(
-        "--eval-freq", type=int, default=150_000, help="evaluate every this many timesteps"
+        "--eval-freq", type=int, default=300_000, help="evaluate every this many timesteps"
     )
     p.add_argument(
         "--eval-games", type=int, default=2000, help="evaluation games against random bots"

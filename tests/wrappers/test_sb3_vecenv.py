@@ -57,6 +57,12 @@ def test_masks_reach_sb3_contrib() -> None:
         env.env_method("render_all")
     with pytest.raises(AttributeError):
         env.get_attr("no_such_thing")
+    env.set_attr("note", "shared")
+    assert env.get_attr("note") == ["shared"] * 6
+    with pytest.raises(ValueError, match="all games"):
+        env.set_attr("note", "one", indices=[0])
+    with pytest.raises(IndexError):
+        env.env_method("action_masks", indices=[6])
     masks[:] = False  # a copy: the env is unaffected
     assert get_action_masks(env).any(axis=1).all()
 
