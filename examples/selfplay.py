@@ -148,20 +148,22 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         rows.append(row)
 
     class SelfPlay(BaseCallback):
-        """Snapshot the learner into the pool and evaluate, on their schedules."""
+        """Between a PPO update and the next rollout: snapshot into the pool, evaluate."""
 
         def __init__(self) -> None:
             super().__init__()
             self.next_snapshot = args.snapshot_freq
             self.next_eval = args.eval_freq
 
-        def _on_step(self) -> bool:
+        def _on_rollout_start(self) -> None:
             if self.num_timesteps >= self.next_snapshot:
                 snapshot(self.num_timesteps)
                 self.next_snapshot += args.snapshot_freq
             if self.num_timesteps >= self.next_eval:
                 run_eval(self.num_timesteps)
                 self.next_eval += args.eval_freq
+
+        def _on_step(self) -> bool:
             return True
 
     run_eval(0)

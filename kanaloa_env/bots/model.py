@@ -145,8 +145,21 @@ class MaskablePPOBot:
     def frozen_copy(
         cls, model: Any, deterministic: bool = False, name: str | None = None
     ) -> MaskablePPOBot:
-        """A bot playing a deep copy of `model`'s current policy (unaffected by later training)."""
-        policy = copy.deepcopy(getattr(model, "policy", model))
+        """A bot playing a snapshot of `model`'s current policy (unaffected by later training).
+
+        The snapshot is a new policy of the same class and constructor arguments
+        with a copy of the weights (`copy.deepcopy` of a policy that has just
+        trained fails on the autograd tensors it still holds).
+        """
+        src = getattr(model, "policy", model)
+        if not hasattr(src, "_get_constructor_parameters"):
+            raise TypeError(
+                f"frozen_copy needs a stable-baselines3 model or policy, got {type(model).__name__}"
+            )
+        policy = type(src)(**src._get_constructor_parameters())
+        policy.load_state_dict(copy.deepcopy(src.state_dict()))
+        policy.to(src.device)
+        policy.set_training_mode(False)
         return cls(policy, deterministic=deterministic, name=name or "frozen")
 
     def logits(self, observations: np.ndarray) -> np.ndarray:

@@ -93,6 +93,7 @@ def test_frozen_copy_ignores_later_training(model) -> None:
 
     from kanaloa_env.bots.model import MaskablePPOBot
 
+    model.learn(64)  # a policy that has just trained holds autograd tensors
     frozen = MaskablePPOBot.frozen_copy(model)
     obs, _ = batch()
     before = frozen.logits(obs)
