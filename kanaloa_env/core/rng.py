@@ -22,9 +22,12 @@ MAX_SEED = 2**64 - 1
 def mix64(x: np.ndarray) -> np.ndarray:
     """SplitMix64 finaliser of a uint64 array (a bijection with good avalanche)."""
     z = x + _GOLDEN
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
+    z ^= z >> _S30
+    z *= _M1
+    z ^= z >> _S27
+    z *= _M2
+    z ^= z >> _S31
+    return z
 
 
 def check_seed(seed: object) -> int:
@@ -53,5 +56,10 @@ def draws(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
 
 
 def permutations(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
-    """(B, n) int64: a random permutation of 0..n-1 per game (argsort of hashes)."""
-    return np.argsort(draws(keys, round_, n), axis=1, kind="stable")
+    """(B, n) int64: a random permutation of 0..n-1 per game (argsort of hashes).
+
+    The 64-bit hashes of one game are distinct (a collision has odds ~n^2 / 2^65),
+    so the permutation does not depend on the sort algorithm; the default
+    (introsort) is three times faster than a stable sort here.
+    """
+    return np.argsort(draws(keys, round_, n), axis=1)
