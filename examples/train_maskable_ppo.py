@@ -18,11 +18,20 @@ A smoke run: `python examples/train_maskable_ppo.py --total-timesteps 2048 --num
 
 What makes PPO learn here: many games at once (`--num-envs 256`) give
 decorrelated batches at low cost per step; the reward is sparse (R10: +1 / -1/3
-at the end of a game of about 34 learner decisions), so the discount is close
+at the end of a game of about 33 learner decisions), so the discount is close
 to 1 (`--gamma 0.995`) and the rollouts are long enough to see game ends
-(`--n-steps 64` x 256 games = 16k steps, about 480 finished games per update);
-a wide-ish MLP (256, 256) fits the 416-feature observation; illegal actions
-never happen (masks), so no capacity is spent on learning the rules.
+(`--n-steps 64` x 256 games = 16k steps, about 490 finished games per update);
+a (256, 256) MLP reads the 416-feature observation; masks remove illegal
+actions, so no capacity goes into learning the rules. With such large batches
+a higher learning rate than SB3's default pays: at about 300k steps 1e-3 reached
+46% against random bots where 3e-4 reached 37% and 2e-3 41% (1000-game
+evaluations). Potential-based progress shaping (`--progress-shaping 1`, an
+option of the env) did not help measurably (39% vs 37% at 3e-4, 44% vs 46% at
+1e-3), so the default reward is plain R10.
+
+Measured (seed 0, 2-core machine, quiet): the default run took 8 min 39 s wall
+(1,802,240 steps) and reached 52.7% (95% CI 50.5-54.9%) against three random
+bots (chance 25%) and 17.8% (14.7-21.4%) against three heuristic bots.
 """
 
 from __future__ import annotations
