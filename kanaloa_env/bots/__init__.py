@@ -6,12 +6,15 @@ path or a bot object.
 
 from .base import Bot, RandomBot, public_view, sample_legal
 from .heuristic import HeuristicBot
+from .model import CallableBot, MaskablePPOBot  # torch is imported only when a model loads
 from .registry import BOT_NAMES, make_bot, needs_observations
 
 __all__ = [
     "BOT_NAMES",
     "Bot",
+    "CallableBot",
     "HeuristicBot",
+    "MaskablePPOBot",
     "RandomBot",
     "make_bot",
     "needs_observations",
