@@ -46,21 +46,35 @@ def public_view(state: State, seats: np.ndarray) -> State:
     return view
 
 
-def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """(b,) int64: one uniformly random legal action per row of a (b, 66) bool mask.
+_POPCOUNT8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+# _SELECT8[v * 8 + j]: position of the j-th set bit of byte v.
+_SELECT8 = np.zeros(256 * 8, dtype=np.int64)
+for _v in range(256):
+    for _j, _bit in enumerate(b for b in range(8) if _v >> b & 1):
+        _SELECT8[_v * 8 + _j] = _bit
 
-    Each legal action draws a random 16-bit score in 1..65535 (illegal ones score
-    0) and the best wins; ties (below 1e-3 for a full hand) go to the lower action.
+
+def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(b,) int64: one uniformly random legal action per row of a (b, n) bool mask.
+
+    One uniform draw per row picks the k-th legal action (k < the row's count); the
+    rows are packed to bytes so the search runs over 9 bytes, not 66 columns.
     """
     masks = np.asarray(masks)
     if masks.ndim != 2 or masks.dtype != bool:
-        raise ValueError(f"masks must be a (b, 66) bool array, got {masks.dtype} {masks.shape}")
-    scores = rng.integers(1, 1 << 16, size=masks.shape, dtype=np.uint16)
-    scores *= masks
-    actions = np.argmax(scores, axis=1)
-    if len(masks) and not masks[np.arange(len(masks)), actions].all():
+        raise ValueError(f"masks must be a (b, n) bool array, got {masks.dtype} {masks.shape}")
+    b = len(masks)
+    packed = np.packbits(masks, axis=1, bitorder="little")  # (b, ceil(n / 8))
+    per_byte = _POPCOUNT8.take(packed)
+    ranks = per_byte.cumsum(axis=1, dtype=np.int64)  # legal actions up to each byte
+    counts = ranks[:, -1]
+    if b and not counts.all():
         raise ValueError("every mask row needs at least one legal action")
-    return actions.astype(np.int64)
+    k = (rng.random(b) * counts).astype(np.int64)
+    byte = np.argmax(ranks > k[:, None], axis=1)
+    flat = np.arange(b) * packed.shape[1] + byte
+    j = k - (ranks.take(flat) - per_byte.take(flat))  # rank of the action inside its byte
+    return byte * 8 + _SELECT8.take(packed.take(flat).astype(np.int64) * 8 + j)
 
 
 class RandomBot:
