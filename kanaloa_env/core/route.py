@@ -54,12 +54,6 @@ def _highest_bit(x: np.ndarray) -> np.ndarray:
     return np.frexp(x.astype(np.float64))[1] - 1
 
 
-def occupied_fields(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
-    """(b, F) bool: some boat stands on the field (R6.1), not counting seat `exclude`."""
-    bits = occupied_bits(state, idx, exclude)
-    return ((bits[:, None] >> np.arange(state.config.route_fields)) & 1).astype(bool)
-
-
 def occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
     """(b, N) bool: a boat stands on one of the ocean card's fields (so it is not free, R6.1)."""
     occ = np.zeros((len(idx), state.config.route_cards), dtype=bool)
