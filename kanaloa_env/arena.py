@@ -50,7 +50,6 @@ import argparse
 import csv
 import itertools
 import json
-import math
 import os
 import sys
 import time
@@ -69,6 +68,7 @@ from .core.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
 from .core.rng import check_seed, game_keys
 from .core.setup import init_from_keys
 from .core.state import State
+from .stats import wilson_interval
 
 __all__ = [
     "EntrantStats",
@@ -82,7 +82,6 @@ __all__ = [
 
 DEFAULT_BATCH_SIZE = 8192
 MAX_ENTRANTS = 16
-Z_95 = 1.959963984540054  # two-sided 95% normal quantile
 _COMPACT_FRACTION = 0.2  # drop finished games once this share of the batch is done
 _SEATING_STREAM = 0x5EA7  # seeds the seating order apart from the bots' generator
 _BOT_STREAM = 0xB075
@@ -428,17 +427,6 @@ def finishing_ranks(progress: np.ndarray, winner: np.ndarray) -> tuple[np.ndarra
     ahead = (key[:, None, :] > key[:, :, None]).sum(axis=2)
     tied = (key[:, None, :] == key[:, :, None]).sum(axis=2) - 1
     return 1.0 + ahead + tied / 2.0, 1 + ahead
-
-
-def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default); (0, 1) for no games."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1.0 + z * z / games
-    center = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, center - half), min(1.0, center + half)
 
 
 # ---- playing -------------------------------------------------------------------------

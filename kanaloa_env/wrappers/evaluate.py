@@ -14,7 +14,6 @@ over the seats.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,29 +23,8 @@ import numpy as np
 
 from ..bots.base import public_view
 from ..core import Config
+from ..stats import wilson_interval
 from .vector import OpponentSpec, VectorDriver, resolve_bot
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (default 95%).
-
-    Args:
-        wins: successes, 0..games.
-        games: trials (0 gives the uninformative (0, 1)).
-        z: the normal quantile (1.96 for 95%).
-
-    Returns:
-        (low, high), both in [0, 1].
-    """
-    if games < 0 or not 0 <= wins <= games:
-        raise ValueError(f"need 0 <= wins <= games, got wins={wins}, games={games}")
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1.0 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
