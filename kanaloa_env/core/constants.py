@@ -90,10 +90,6 @@ SUIT_BITS = np.array(
 CARD_TYPE_BITS = np.array(
     [1 << c for c in range(NUM_TIKI)] + [int(KANALOA_BITS), int(OCTOPUS_BITS)], dtype=np.uint64
 )
-# Card type of each of the 53 physical cards.
-PHYSICAL_TO_TYPE = np.array(
-    list(range(NUM_TIKI)) + [KANALOA] * NUM_KANALOA + [OCTOPUS] * NUM_OCTOPUS, dtype=np.int8
-)
 # Suit and value index (0..11) of a card type; specials have suit NO_SUIT.
 CARD_SUIT = np.array([c // NUM_VALUES for c in range(NUM_TIKI)] + [NO_SUIT, NO_SUIT], dtype=np.int8)
 CARD_RANK = np.array([c % NUM_VALUES for c in range(NUM_TIKI)] + [0, 0], dtype=np.int8)

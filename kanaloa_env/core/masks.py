@@ -42,8 +42,6 @@ def playable_cards(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
 
 
 _NOT_SPECIAL = ~SPECIAL_BITS
-_KANALOA_ACTION = np.uint64(1) << np.uint64(KANALOA)
-_OCTOPUS_ACTION = np.uint64(1) << np.uint64(OCTOPUS)
 _ANNOUNCE_ACTIONS = (np.uint64(1) << np.uint64(ANNOUNCE)) | (np.uint64(1) << np.uint64(NO_ANNOUNCE))
 _REMOVE_SHIFT = np.uint64(REMOVE_BASE)
 _SPECIAL_SHIFT = np.uint64(KANALOA)

@@ -149,27 +149,25 @@ _KANALOA_FILL = np.array([((1 << k) - 1) << NUM_TIKI for k in range(NUM_KANALOA 
 _OCTOPUS_FILL = np.array(
     [((1 << k) - 1) << (NUM_TIKI + NUM_KANALOA) for k in range(NUM_OCTOPUS + 1)], np.uint64
 )
-_PER_SEAT = [
-    (n, w)
-    for n, w in (
-        ("trick", len(TRICK_FEATURES)),
-        ("boats", 1),
-        ("progress", 1),
-        ("tricks_won", 1),
-        ("voids", NUM_SUITS),
-        ("announced", 3),
-    )
-]
+# Per-seat slices and their width per seat: seats past the table size are zero.
+_PER_SEAT = (
+    ("trick", len(TRICK_FEATURES)),
+    ("boats", 1),
+    ("progress", 1),
+    ("tricks_won", 1),
+    ("voids", NUM_SUITS),
+    ("announced", 3),
+)
 
 
 def _padding_slices(num_players: int) -> list[tuple[int, int]]:
     """Column ranges of the per-seat slices that belong to seats past the table size."""
-    out = []
-    for name, width in _PER_SEAT:
-        a, _ = OFFSETS[name]
-        if num_players < MAX_PLAYERS:
-            out.append((a + num_players * width, a + MAX_PLAYERS * width))
-    return out
+    if num_players == MAX_PLAYERS:
+        return []
+    return [
+        (OFFSETS[name][0] + num_players * width, OFFSETS[name][0] + MAX_PLAYERS * width)
+        for name, width in _PER_SEAT
+    ]
 
 
 _PAD_SLICES = {p: _padding_slices(p) for p in range(3, MAX_PLAYERS + 1)}

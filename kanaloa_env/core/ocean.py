@@ -74,11 +74,6 @@ def parse_field(text: str) -> tuple[int, bool, bool]:
     return SUIT_NAMES.index(rest), dolphin, start
 
 
-def field_string(color: int, dolphin: bool, start: bool) -> str:
-    """Inverse of `parse_field`."""
-    return SUIT_NAMES[color] + ("*" if dolphin else "") + ("(start)" if start else "")
-
-
 @lru_cache(maxsize=64)
 def deck_arrays(deck: OceanDeck) -> DeckArrays:
     """Validate a deck (R1.3) and return its field arrays.
