@@ -45,10 +45,8 @@ from .core import Config, from_scenario, init, legal_action_mask, observe, step,
 from .core.constants import (
     ANNOUNCE,
     CARD_NAMES,
-    CARD_SUIT,
     DOLPHIN_TAKE,
     NUM_ACTIONS,
-    NUM_TIKI,
     OCTOPUS,
     REMOVE_BASE,
     SUIT_NAMES,
@@ -58,7 +56,6 @@ from .core.constants import (
 from .core.rng import check_seed
 from .core.route import slot_ahead
 from .core.state import State
-from .core.tricks import trick_winner
 
 __all__ = [
     "FORMAT",
@@ -647,12 +644,7 @@ def describe_step(
         cards.append(a)
     waits = phase == Phase.PLAY and after.phase[i] == Phase.REMOVE_OCTOPUS
     if phase in (Phase.PLAY, Phase.REMOVE_OCTOPUS) and len(cards) == P and not waits:
-        tiki = [c for c in cards if c < NUM_TIKI]
-        lead = CARD_SUIT[tiki[0]] if tiki else -1
-        order = trick_winner(
-            np.array([cards]), before.trump[i : i + 1], np.array([lead], dtype=np.int8)
-        )
-        w = (int(before.leader[i]) + int(order[0])) % P
+        w = int(after.leader[i])  # the engine makes the trick's winner the next leader (R3.3)
         out.append(
             f"{_who(w, names)} wins the trick ({', '.join(CARD_NAMES[c] for c in cards)}; "
             f"trump {SUIT_NAMES[int(before.trump[i])]})"
