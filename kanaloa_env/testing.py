@@ -32,6 +32,7 @@ from .core.constants import (
 from .core.setup import init
 from .core.state import State
 from .core.step import step
+from .core.tricks import played_from_history
 
 __all__ = ["InvariantError", "PlaythroughStats", "check_invariants", "random_playthrough"]
 
@@ -44,8 +45,8 @@ def check_invariants(state: State) -> None:
     """Check every game of a batch; raise `InvariantError` on the first broken rule.
 
     Checked: cards are conserved and no card is in two places (R1.2, R3.1); hand
-    sizes match the tricks played; at most one boat per field except boats that
-    never left the start field (R2.3); progress differences agree with the boats'
+    sizes match the tricks played; the `played` bit set matches the history; at
+    most one boat per field except boats that never left the start field (R2.3); progress differences agree with the boats'
     fields (R9.1) and no boat is more than a lap ahead unless it won (R9.2); at
     least three ocean cards remain (R7.2); tricks won add up; the cached mask equals
     a fresh computation and is non-empty exactly when the game is not over; end
@@ -67,6 +68,10 @@ def check_invariants(state: State) -> None:
     hist = state.history
     played_mask = np.arange(hist.shape[1])[None, :] < state.num_played[:, None]
     fail(((hist >= 0) != played_mask).any(axis=1), "history does not match num_played")
+    fail(
+        state.played != played_from_history(hist, state.num_played),
+        "the played bit set does not match the history",
+    )
     union = np.bitwise_or.reduce(hands, axis=1)
     for c in range(NUM_TIKI):
         in_hand = (union >> np.uint64(c)) & np.uint64(1)

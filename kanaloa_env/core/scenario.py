@@ -42,6 +42,7 @@ from .constants import (
 from .rng import game_keys
 from .setup import empty_state
 from .state import State
+from .tricks import played_from_history
 
 _COPIES = {KANALOA: NUM_KANALOA, OCTOPUS: NUM_OCTOPUS}
 _FIRST_BIT = {KANALOA: NUM_TIKI, OCTOPUS: NUM_TIKI + NUM_KANALOA}
@@ -339,6 +340,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         raise ValueError("scenario key 'played_this_round' must end with the cards of 'trick'")
     state.history[0, : len(played)] = played
     state.num_played[0] = len(played)
+    state.played[0] = played_from_history(state.history[:1], state.num_played[:1])[0]
     lead_suits = [CARD_SUIT[c] for c in trick_cards if c < NUM_TIKI]
     state.lead_suit[0] = lead_suits[0] if lead_suits else NO_SUIT
 

@@ -38,6 +38,7 @@ def empty_state(config: Config, batch_size: int) -> State:
         trick_number=z(B, np.int8),
         num_played=z(B, np.int8),
         history=np.full((B, TRICKS_PER_ROUND * P), NO_CARD, np.int8),
+        played=z(B, np.uint64),
         lead_suit=np.full(B, NO_SUIT, np.int8),
         trump=z(B, np.int8),
         hands=z((B, P), np.uint64),
@@ -150,6 +151,7 @@ def start_round(state: State, idx: np.ndarray) -> None:
     cfg = state.config
     state.hands[idx] = deal(state.key[idx], state.round[idx], cfg.num_players)
     state.history[idx] = NO_CARD
+    state.played[idx] = 0
     state.num_played[idx] = 0
     state.trick_number[idx] = 0
     state.tricks_won[idx] = 0

@@ -31,7 +31,7 @@ from .constants import (
 )
 from .setup import start_round
 from .state import State
-from .tricks import trick_winner
+from .tricks import add_played, trick_winner
 
 _ONE = np.uint64(1)
 
@@ -182,6 +182,7 @@ def _play_card(s: State, idx: np.ndarray, card: np.ndarray) -> None:
     s.hands[idx, seat] = hand ^ (bits & (~bits + _ONE))  # one copy of the card type
     n = s.num_played[idx]
     s.history[idx, n] = card
+    s.played[idx] = add_played(s.played[idx], card)
     s.num_played[idx] = n + 1
     # R4.2: the first Tiki card sets the suit to follow (specials have suit -1 = none).
     suit = CARD_SUIT.take(card)

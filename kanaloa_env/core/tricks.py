@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .constants import CARD_RANK, CARD_SUIT, KANALOA, NUM_VALUES
+from .constants import CARD_RANK, CARD_SUIT, CARD_TYPE_BITS, KANALOA, NUM_VALUES
+
+_ONE = np.uint64(1)
 
 
 def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
@@ -27,3 +29,23 @@ def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) ->
     score = np.where(suit == trump[:, None], NUM_VALUES + rank, score)
     score = np.where(cards == KANALOA, 2 * NUM_VALUES + np.arange(P, dtype=np.int16), score)
     return np.argmax(score, axis=1)
+
+
+def add_played(played: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """(b,) uint64 bit sets of the round's played cards with one more card of type `card`.
+
+    A Tiki card sets its own bit; a Kanaloa or octopus sets the lowest copy bit not
+    yet set, so the set depends only on which card types were played (it is the
+    same whether built step by step or from a scenario's list).
+    """
+    free = CARD_TYPE_BITS.take(card) & ~played
+    return played | (free & (~free + _ONE))
+
+
+def played_from_history(history: np.ndarray, num_played: np.ndarray) -> np.ndarray:
+    """(B,) uint64 `State.played` rebuilt from (B, H) `history` and (B,) `num_played`."""
+    played = np.zeros(len(history), dtype=np.uint64)
+    for j in range(history.shape[1]):
+        on = j < num_played
+        played = np.where(on, add_played(played, np.where(on, history[:, j], 0)), played)
+    return played

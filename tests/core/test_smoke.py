@@ -31,3 +31,26 @@ def test_state_save_load_round_trip(tmp_path) -> None:
     loaded = State.load(path)
     assert loaded == state
     assert loaded.config == state.config
+
+
+def test_invariant_checker_catches_corruption() -> None:
+    # The checker the tests rely on must itself fail on broken states (R1.2, R3.1).
+    import numpy as np
+
+    from kanaloa_env.bots import sample_legal
+    from kanaloa_env.core import init, step
+    from kanaloa_env.testing import InvariantError, check_invariants
+
+    state = init(Config(num_players=4), 8, seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(6):  # every game has cards in its history
+        state = step(state, sample_legal(state.legal, rng))
+    check_invariants(state)
+    played = state.copy()
+    played.played[3] ^= np.uint64(1) << np.uint64(47)
+    with pytest.raises(InvariantError, match="played bit set.*games \\[3\\]"):
+        check_invariants(played)
+    twice = state.copy()
+    twice.hands[2, 1] |= twice.hands[2, 0]
+    with pytest.raises(InvariantError, match="games \\[2\\]"):
+        check_invariants(twice)
