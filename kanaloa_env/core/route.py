@@ -2,51 +2,208 @@
 
 Every function works on the games `idx` (int array) of a batch at once; `seat` is
 one seat per game in `idx`. Fields are in slot coordinates (see `state.py`).
+
+How it is fast (the step calls these on thousands of games every decision):
+
+- A game's route is a bit set in one int64: bit `n` of a *slot set* for slot `n`,
+  bits `f` of a *field set* for field `f` (`F = 2N <= 24`). A move, the dolphin
+  test or a removal is then a dozen whole-batch integer operations. Sets are often
+  *doubled* (`x | x << F`: bits `f` and `f + F` both stand for field `f`), so "the
+  first field after `pos`" is a lowest set bit at or above `pos + 1`, with no
+  wrap-around.
+- Per-game values are gathered with `take` on flat indices (`idx * P + seat`);
+  two-dimensional fancy indexing costs several times more.
+- numpy reduces a short axis (`x.min(axis=1)` on (b, P)) at ~40 ns a row, ten
+  times a whole-column operation, so above `_SMALL` games the seat-axis
+  reductions loop over the P columns; below it one call is cheaper.
 """
 
 from __future__ import annotations
+
+import sys
+from functools import cache
 
 import numpy as np
 
 from .constants import MIN_ROUTE_CARDS
 from .state import State
 
+_SMALL = 32  # games up to which one numpy reduction call beats a loop over the seats
+_LITTLE = sys.byteorder == "little"
+# Multiplying a word of eight 0/1 bytes by this gathers byte i into bit 56 + i.
+_PACK8 = np.uint64(0x0102040810204080)
+_ONE = np.int64(1)
 
-def field_present(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b, F) bool: the field's ocean card is still in the route."""
-    return np.repeat(state.present[idx], 2, axis=1)
+
+def flat(x: np.ndarray) -> np.ndarray:
+    """A 1-d view of a C-contiguous array (for `take` and assignment on flat indices).
+
+    Raises AttributeError instead of silently copying when `x` is not contiguous.
+    """
+    v = x.view()
+    v.shape = (x.size,)
+    return v
+
+
+# ---- reductions over the seat axis of (b, P) arrays -----------------------------
+
+
+def or_seats(x: np.ndarray) -> np.ndarray:
+    """(b, P) -> (b,) bitwise or over the seats."""
+    if len(x) <= _SMALL:
+        return np.bitwise_or.reduce(x, axis=1)
+    out = x[:, 0] | x[:, 1]
+    for p in range(2, x.shape[1]):
+        out |= x[:, p]
+    return out
+
+
+def min_seats(x: np.ndarray) -> np.ndarray:
+    """(b, P) -> (b,) minimum over the seats."""
+    if len(x) <= _SMALL:
+        return x.min(axis=1)
+    out = np.minimum(x[:, 0], x[:, 1])
+    for p in range(2, x.shape[1]):
+        np.minimum(out, x[:, p], out=out)
+    return out
+
+
+def max_seats(x: np.ndarray) -> np.ndarray:
+    """(b, P) -> (b,) maximum over the seats."""
+    if len(x) <= _SMALL:
+        return x.max(axis=1)
+    out = np.maximum(x[:, 0], x[:, 1])
+    for p in range(2, x.shape[1]):
+        np.maximum(out, x[:, p], out=out)
+    return out
+
+
+# ---- bit sets of the route -------------------------------------------------------
+
+_POW2 = np.left_shift(_ONE, np.arange(16, dtype=np.int64))
+
+
+@cache
+def _spread_table(n: int) -> np.ndarray:
+    """(2**n,) int64: slot set -> field set (slot k -> fields 2k, 2k+1)."""
+    sets = np.arange(2**n, dtype=np.int64)
+    out = np.zeros(2**n, dtype=np.int64)
+    for k in range(n):
+        out |= ((sets >> k) & 1) * (3 << (2 * k))
+    return out
+
+
+def _rank_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tables over 6-bit and 12-bit sets for `_compress` and `_select`.
+
+    `pext6[m * 64 + x]`: the bits of `x` at the set positions of `m`, packed down;
+    `pop6[m]`: bits set in `m`; `select12[m * 12 + k]`: position of the k-th set bit
+    of `m` (0 when there is none).
+    """
+    m = np.arange(64)
+    x = np.arange(64)
+    pext6 = np.zeros((64, 64), dtype=np.int64)
+    rank = np.zeros(64, dtype=np.int64)
+    for i in range(6):
+        on = (m >> i) & 1
+        pext6 |= (on[:, None] * ((x[None, :] >> i) & 1)) << rank[:, None]
+        rank += on
+    sets = np.arange(4096)
+    select12 = np.zeros((4096, 12), dtype=np.int8)
+    seen = np.zeros(4096, dtype=np.int64)
+    for i in range(12):
+        on = ((sets >> i) & 1).astype(bool)
+        select12[sets[on], seen[on]] = i
+        seen += on
+    return pext6.ravel(), rank, select12.ravel()
+
+
+_PEXT6, _POP6, _SELECT12 = _rank_tables()
+
+
+def _compress(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """(b,) int64: the bits of 12-bit sets `x` at the set positions of `m`, packed down."""
+    lo = (m & 63) << 6
+    hi = (m >> 6) << 6
+    return _PEXT6.take(lo | (x & 63)) | (_PEXT6.take(hi | (x >> 6)) << _POP6.take(m & 63))
+
+
+def _select(m: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """(b,) int8: position of the k-th set bit (k from 0) of 12-bit sets `m`."""
+    return _SELECT12.take(m * 12 + k)
+
+
+def slot_bits(state: State, idx: np.ndarray) -> np.ndarray:
+    """(b,) int64 slot set of the ocean cards still in the route."""
+    pres = state.present
+    N = pres.shape[1]
+    if len(idx) <= _SMALL or not _LITTLE or N < 8 or not pres.flags.c_contiguous:
+        return pres.take(idx, axis=0) @ _POW2[:N]
+    # Each row is N bytes of 0/1: read bytes 0..7 and N-8..N-1 as two (unaligned,
+    # overlapping) little-endian words and pack each into bits with one multiply.
+    B = len(pres)
+    lo = np.ndarray((B,), np.uint64, pres, 0, (N,)).take(idx)
+    hi = np.ndarray((B,), np.uint64, pres, N - 8, (N,)).take(idx)
+    lo *= _PACK8
+    hi *= _PACK8
+    lo >>= 56
+    hi >>= 56
+    hi <<= N - 8
+    lo |= hi
+    return lo.view(np.int64)
 
 
 def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) int64 bit set of the fields whose ocean card is still in the route."""
-    return state.present[idx] @ _slot_field_bits(state.config.route_cards)
+    """(b,) int64 field set of the fields whose ocean card is still in the route."""
+    return _spread_table(state.config.route_cards).take(slot_bits(state, idx))
 
 
-def _slot_field_bits(n: int) -> np.ndarray:
-    return np.array([3 << (2 * k) for k in range(n)], dtype=np.int64)
+def field_present(state: State, idx: np.ndarray) -> np.ndarray:
+    """(b, F) bool: the field's ocean card is still in the route."""
+    return np.repeat(state.present.take(idx, axis=0), 2, axis=1)
 
 
 def boat_bits(fields: np.ndarray) -> np.ndarray:
     """(b, P) field indices -> (b, P) int64 one-bit sets."""
-    return np.left_shift(np.int64(1), fields.astype(np.int64))
+    return np.left_shift(_ONE, fields.astype(np.int64))
 
 
 def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
-    """(b,) int64 bit set of fields some boat stands on (R6.1), not counting seat `exclude`."""
-    bits = boat_bits(state.boat_field[idx])
+    """(b,) int64 field set of fields some boat stands on (R6.1), not counting seat `exclude`."""
+    bits = np.left_shift(_ONE, state.boat_field.take(idx, axis=0))
     if exclude is not None:
-        bits[np.arange(len(idx)), exclude] = 0
-    return np.bitwise_or.reduce(bits, axis=1)
+        flat(bits)[local_index(len(idx), state.num_players) + exclude] = 0
+    return or_seats(bits)
 
 
-def _rotate(x: np.ndarray, shift: np.ndarray, n: int) -> np.ndarray:
-    """Rotate n-bit sets right by `shift` (0..n): bit j of the result is bit (j + shift) % n."""
-    return ((x >> shift) | (x << (n - shift))) & ((1 << n) - 1)
+def _occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
+    """(b,) int64 slot set of the ocean cards a boat stands on (not free, R6.1)."""
+    return or_seats(np.left_shift(_ONE, state.boat_field.take(idx, axis=0) >> 1))
 
 
-def _lowest_bit(x: np.ndarray) -> np.ndarray:
-    """Index of the lowest set bit of each positive int64 (< 2**53)."""
-    return np.frexp((x & -x).astype(np.float64))[1] - 1
+def occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
+    """(b, N) bool: a boat stands on one of the ocean card's fields (so it is not free, R6.1)."""
+    occ = _occupied_slots(state, idx)
+    return ((occ[:, None] >> np.arange(state.config.route_cards)) & 1).astype(bool)
+
+
+_LOCAL_INDEX: dict[tuple[int, int], np.ndarray] = {}
+
+
+def local_index(b: int, n: int) -> np.ndarray:
+    """A cached read-only `np.arange(b) * n`: flat index of row i's first entry in a (b, n) array."""
+    out = _LOCAL_INDEX.get((b, n))
+    if out is None:
+        if len(_LOCAL_INDEX) > 256:
+            _LOCAL_INDEX.clear()
+        out = _LOCAL_INDEX[(b, n)] = np.arange(b, dtype=np.intp) * n
+        out.flags.writeable = False
+    return out
+
+
+def _seat_index(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(b,) flat indices of (game, seat) in the (B, P) arrays."""
+    return idx * state.num_players + seat
 
 
 def _highest_bit(x: np.ndarray) -> np.ndarray:
@@ -54,99 +211,145 @@ def _highest_bit(x: np.ndarray) -> np.ndarray:
     return np.frexp(x.astype(np.float64))[1] - 1
 
 
-def occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b, N) bool: a boat stands on one of the ocean card's fields (so it is not free, R6.1)."""
-    occ = np.zeros((len(idx), state.config.route_cards), dtype=bool)
-    rows = np.arange(len(idx))[:, None]
-    occ[rows, state.boat_field[idx] // 2] = True
-    return occ
+# ---- moves, lapping, the dolphin ---------------------------------------------------
 
 
 def lap_length(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) int: fields in one lap of the current route (R9.1)."""
-    return 2 * state.present[idx].sum(axis=1)
+    """(b,) int64: fields in one lap of the current route (R9.1)."""
+    return 2 * np.bitwise_count(slot_bits(state, idx)).astype(np.int64)
 
 
-def move_forward(state: State, idx: np.ndarray, seat: np.ndarray) -> None:
+def move_forward(
+    state: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
+) -> None:
     """Move boat `seat` to the next free field, skipping occupied ones (R6.2), in place.
 
     Progress grows by the fields sailed: every present field passed, plus the one
     landed on. The boat's own field counts as free, so on a route with no other free
-    field it sails a whole lap (which then laps the last boat).
+    field it sails a whole lap (which then laps the last boat). `pres` is the games'
+    `present_bits` when the caller has them.
     """
     F = state.config.route_fields
-    pos = state.boat_field[idx, seat].astype(np.int64)
-    pres = present_bits(state, idx)
+    fi = _seat_index(state, idx, seat)
+    fields = flat(state.boat_field)
+    pos = fields.take(fi).astype(np.int64)
+    if pres is None:
+        pres = present_bits(state, idx)
     free = pres & ~occupied_bits(state, idx, exclude=seat)
-    # Bit j of the rotated sets stands for the field j + 1 ahead of the boat.
-    j = _lowest_bit(_rotate(free, pos + 1, F))
-    sailed = _rotate(pres, pos + 1, F) & ((np.int64(2) << j) - 1)
-    state.boat_field[idx, seat] = (pos + 1 + j) % F
-    state.progress[idx, seat] += np.bitwise_count(sailed)
+    start = np.left_shift(_ONE, pos + 1)
+    ahead = (free | free << F) & -start  # doubled: free fields from pos + 1 on
+    land = ahead & -ahead  # its lowest bit: where the boat lands
+    sailed = np.bitwise_count((pres | pres << F) & (2 * land - start))
+    to = np.bitwise_count(land - 1)
+    to[to >= F] -= F
+    fields[fi] = to
+    flat(state.progress)[fi] += sailed
 
 
-def has_lapped(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+def has_lapped(
+    state: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
+) -> np.ndarray:
     """(b,) bool: boat `seat` is more than one lap ahead of the last other boat (R9.2)."""
-    prog = state.progress[idx]
-    rows = np.arange(len(idx))
-    own = prog[rows, seat]
-    prog[rows, seat] = np.iinfo(prog.dtype).max
-    return own - prog.min(axis=1) > lap_length(state, idx)
+    prog = state.progress.take(idx, axis=0)
+    own_fi = local_index(len(idx), state.num_players) + seat
+    p = flat(prog)
+    own = p.take(own_fi)
+    p[own_fi] = np.iinfo(prog.dtype).max
+    lap = np.bitwise_count(slot_bits(state, idx) if pres is None else pres)
+    if pres is None:
+        lap <<= 1
+    return own - min_seats(prog) > lap
 
 
-def dolphin_eligible(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+def dolphin_eligible(
+    state: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
+) -> np.ndarray:
     """(b,) bool: boat `seat` stands on a dolphin with the fields behind and ahead free (R6.3).
 
     "Behind" and "ahead" are the nearest fields still in the route.
     """
     F = state.config.route_fields
-    pos = state.boat_field[idx, seat].astype(np.int64)
-    on_dolphin = state.config.deck.dolphin[state.route[idx, pos]]
-    if not on_dolphin.any():
-        return on_dolphin
-    pres = present_bits(state, idx)
+    fi = _seat_index(state, idx, seat)
+    pos = flat(state.boat_field).take(fi).astype(np.int64)
+    on = state.config.deck.dolphin.take(flat(state.route).take(idx * F + pos))
+    d = np.flatnonzero(on)
+    if d.size == 0:
+        return on
+    if d.size < len(idx):  # test only the boats on a dolphin
+        idx, seat, pos = idx.take(d), seat.take(d), pos.take(d)
+        pres = None if pres is None else pres.take(d)
+    if pres is None:
+        pres = present_bits(state, idx)
+    pres2 = pres | pres << F
     occ = occupied_bits(state, idx, exclude=seat)
-    nxt = (pos + 1 + _lowest_bit(_rotate(pres, pos + 1, F))) % F
-    prv = (pos + _highest_bit(_rotate(pres, pos, F))) % F
-    return on_dolphin & (((occ >> nxt) & 1) == 0) & (((occ >> prv) & 1) == 0)
+    occ2 = occ | occ << F
+    ahead = pres2 & -np.left_shift(_ONE, pos + 1)
+    nxt = ahead & -ahead  # the next present field, doubled coordinates
+    prv = _highest_bit(pres2 & (np.left_shift(_ONE, pos + F) - 1))  # the previous one
+    ok = ((occ2 & nxt) == 0) & (((occ2 >> prv) & 1) == 0)
+    if len(d) == len(on):
+        return ok
+    on[d] = ok
+    return on
 
 
-def removable_ahead(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(b, 12) bool: whether the ocean card `k` places ahead of `seat`'s boat may be removed.
+# ---- removal -----------------------------------------------------------------------
+
+
+def _ahead_sets(
+    state: State, idx: np.ndarray, seat: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slot sets rotated so bit j is the slot j + 1 places after `seat`'s own card.
+
+    Returns (ahead, shift, present): the (b,) rotated present set (bits 0..N-2,
+    the own card dropped), the (b,) rotation `own + 1` that maps slot sets to it,
+    and the (b,) unrotated slot set.
+    """
+    N = state.config.route_cards
+    own = flat(state.boat_field).take(_seat_index(state, idx, seat)) >> 1
+    shift = own.astype(np.int64) + 1
+    pres = slot_bits(state, idx)
+    return ((pres | pres << N) >> shift) & ((1 << (N - 1)) - 1), shift, pres
+
+
+def removable_bits(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(b,) int64: bit k set when the ocean card `k` places ahead of `seat`'s boat may go.
 
     `k = 0` is the first card in the route fully ahead of the card the boat stands
     on (DESIGN.md actions 50..61). A card may go when it is free (R6.1) and more
     than three cards remain (R7.2).
     """
     N = state.config.route_cards
-    b = len(idx)
-    rows = np.arange(b)[:, None]
-    own = state.boat_field[idx, seat] // 2
-    slots = (own[:, None] + np.arange(1, N)) % N
-    pres = state.present[idx[:, None], slots]
-    ok = pres & ~occupied_slots(state, idx)[rows, slots]
-    ok &= (state.present[idx].sum(axis=1) > MIN_ROUTE_CARDS)[:, None]
-    out = np.zeros((b, 13), dtype=bool)
-    col = np.where(pres, np.cumsum(pres, axis=1) - 1, 12)
-    out[rows, col] = ok
-    return out[:, :12]
+    ahead, shift, pres = _ahead_sets(state, idx, seat)
+    free = pres & ~_occupied_slots(state, idx)
+    free = ((free | free << N) >> shift) & ahead
+    free *= np.bitwise_count(pres) > MIN_ROUTE_CARDS
+    return _compress(free, ahead)
+
+
+def removable_ahead(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(b, 12) bool: whether the ocean card `k` places ahead of `seat`'s boat may be removed.
+
+    See `removable_bits`.
+    """
+    bits = removable_bits(state, idx, seat)
+    return ((bits[:, None] >> np.arange(12)) & 1).astype(bool)
 
 
 def can_remove(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) bool: some ocean card is free and more than three remain (R4.4, R7.2)."""
-    pres = state.present[idx]
-    free = pres & ~occupied_slots(state, idx)
-    return free.any(axis=1) & (pres.sum(axis=1) > MIN_ROUTE_CARDS)
+    pres = slot_bits(state, idx)
+    free = pres & ~_occupied_slots(state, idx)
+    return (free != 0) & (np.bitwise_count(pres) > MIN_ROUTE_CARDS)
 
 
 def slot_ahead(state: State, idx: np.ndarray, seat: np.ndarray, k: np.ndarray) -> np.ndarray:
     """(b,) int: slot of the present ocean card `k` places ahead of `seat`'s boat."""
     N = state.config.route_cards
-    own = state.boat_field[idx, seat] // 2
-    slots = (own[:, None] + np.arange(1, N)) % N
-    pres = state.present[idx[:, None], slots]
-    rank = np.where(pres, np.cumsum(pres, axis=1) - 1, -1)
-    return slots[np.arange(len(idx)), np.argmax(rank == k[:, None], axis=1)]
+    ahead, shift, _ = _ahead_sets(state, idx, seat)
+    slot = _select(ahead, k) + shift
+    slot[slot >= N] -= N
+    return slot
 
 
 def remove_slot(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
@@ -157,29 +360,35 @@ def remove_slot(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
     shrinks by two exactly when the card lay on it and progress differences stay
     the forward distances along the new route.
     """
-    F = state.config.route_fields
-    b = len(idx)
-    rows = np.arange(b)
-    prog = state.progress[idx]
-    last = np.argmin(prog, axis=1)
-    last_field = state.boat_field[idx, last].astype(np.intp)
-    offs = (last_field[:, None] + np.arange(1, F + 1)) % F
-    pres = field_present(state, idx)[rows[:, None], offs]
-    cum = np.cumsum(pres, axis=1)
-    first_field = 2 * slot.astype(np.intp)
-    card_dist = cum[rows, (first_field - last_field - 1) % F]
-    beyond = (prog - prog[rows, last][:, None]) > card_dist[:, None]
-    state.progress[idx] = prog - 2 * beyond
-    state.present[idx, slot] = False
+    F, P, N = state.config.route_fields, state.num_players, state.config.route_cards
+    prog = state.progress.take(idx, axis=0)
+    # The last boat: the lowest progress, the lowest seat among equals (as argmin).
+    key = min_seats(prog.astype(np.int64) * 8 + np.arange(P))
+    low, last = key >> 3, key & 7
+    last_field = flat(state.boat_field).take(idx * P + last).astype(np.int64)
+    pres = present_bits(state, idx)
+    # Present fields from just after the last boat up to the card's first field.
+    d = 2 * slot.astype(np.int64) - last_field - 1
+    d[d < 0] += F
+    card_dist = np.bitwise_count(((pres | pres << F) >> (last_field + 1)) & ((2 << d) - 1))
+    beyond = (prog - low[:, None]) > card_dist[:, None]
+    flat(state.progress)[(idx * P)[:, None] + np.arange(P)] = prog - 2 * beyond
+    flat(state.present)[idx * N + slot] = False
 
 
 def leading_seat(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int: the boat furthest ahead (R8.1); ties only occur on the start field."""
-    return np.argmax(state.progress[idx], axis=1)
+    prog = state.progress.take(idx, axis=0)
+    if len(idx) <= _SMALL:
+        return np.argmax(prog, axis=1)
+    # The highest progress, the lowest seat among equals (as argmax).
+    P = prog.shape[1]
+    key = max_seats(prog.astype(np.int64) * 8 + (7 - np.arange(P)))
+    return 7 - (key & 7)
 
 
 def trump_of(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int8: colour of the field under the leading boat (R8.2)."""
-    lead = leading_seat(state, idx)
-    field = state.boat_field[idx, lead]
-    return state.config.deck.color[state.route[idx, field]]
+    F = state.config.route_fields
+    field = flat(state.boat_field).take(_seat_index(state, idx, leading_seat(state, idx)))
+    return state.config.deck.color.take(flat(state.route).take(idx * F + field))

@@ -29,11 +29,10 @@ from .constants import (
     Phase,
     action_name,
 )
+from .route import flat
 from .setup import start_round
 from .state import State
-from .tricks import add_played, trick_winner
-
-_ONE = np.uint64(1)
+from .tricks import trick_winner_fast
 
 
 def step(state: State, actions: np.ndarray) -> State:
@@ -92,7 +91,7 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         a = a.astype(np.int64)
     over = state.phase == _GAME_OVER
     if a.min() >= 0 and a.max() < NUM_ACTIONS:
-        ok = state.legal[_rows(len(a)), a] | over
+        ok = flat(state.legal).take(route.local_index(len(a), NUM_ACTIONS) + a) | over
     else:
         in_range = (a >= 0) & (a < NUM_ACTIONS)
         ok = over | (in_range & state.legal[_rows(len(a)), np.where(in_range, a, 0)])
@@ -132,18 +131,44 @@ _ANNOUNCE_PHASE, _PLAY, _REMOVE_OCTOPUS, _REMOVE_ROUND_END, _DOLPHIN, _GAME_OVER
 )
 _PENDING_NONE, _PENDING_TRICK, _PENDING_PAYOUT = (int(p) for p in Pending)
 
+# Card-type tables with one more entry, _NO_CARD, that plays nothing: games not in
+# phase play go through the whole-batch play code with it and come out unchanged.
+_NO_CARD = OCTOPUS + 1
+_CARD_BITS = np.append(CARD_TYPE_BITS, np.uint64(0))
+_SUIT_PLUS1 = np.append(CARD_SUIT + 1, 0).astype(np.int8)  # suit + 1, 0: none (R4.2)
+_SUIT_BIT = np.array([1 << s if s >= 0 else 0 for s in CARD_SUIT] + [0], dtype=np.uint8)
+_LEAD_BIT = np.array([1 << s for s in range(4)] + [0], dtype=np.uint8)  # index -1: no suit
+
 
 def _apply(s: State, a: np.ndarray) -> None:
     s.rewards.fill(0)
-    counts = np.bincount(s.phase, minlength=len(Phase))
-    first = int(s.phase[0])
-    if counts[first] == s.batch_size:  # every game in one phase: skip the index sets
-        if first != _GAME_OVER:
-            _HANDLERS[first](s, _rows(s.batch_size), a)
+    phase = s.phase
+    B = len(phase)
+    play = phase == _PLAY
+    n_play = int(np.count_nonzero(play))
+    # Most games play a card: that runs as whole-batch arithmetic (`play` masks the
+    # others out); the other phases on their index sets. Games are independent, so
+    # every game whose trick is now complete is finished in one call.
+    if n_play == B:
+        complete = [_play_cards(s, a, None)]
     else:
-        groups = [(ph, np.flatnonzero(s.phase == ph)) for ph in range(_GAME_OVER) if counts[ph]]
-        for ph, idx in groups:
-            _HANDLERS[ph](s, idx, a[idx])
+        complete = [_play_cards(s, a, play)] if n_play else []
+        rest = np.flatnonzero(~play)
+        ph = phase.take(rest)
+        if (ph == _ANNOUNCE_PHASE).any():
+            g = rest[ph == _ANNOUNCE_PHASE]
+            _announce(s, g, a.take(g))
+        rem = (ph == _REMOVE_OCTOPUS) | (ph == _REMOVE_ROUND_END)
+        if rem.any():
+            g = rest[rem]
+            complete.append(_remove(s, g, a.take(g)))
+        if (ph == _DOLPHIN).any():
+            g = rest[ph == _DOLPHIN]
+            _dolphin(s, g, a.take(g))
+    if len(complete) > 1:
+        complete = [np.concatenate(complete)]
+    if complete and complete[0].size:
+        _finish_trick(s, complete[0])
     _between_tricks(s)
     masks.refresh(s)
 
@@ -167,69 +192,105 @@ def _between_tricks(s: State) -> None:
 def _announce(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     """R3.2: record the decision; after the last player, the first trick starts."""
     P = s.num_players
-    seat = s.current_player[idx]
-    s.announced[idx, seat] = a == ANNOUNCE
-    nxt = (seat + 1) % P
+    seat = s.current_player.take(idx)
+    flat(s.announced)[idx * P + seat] = a == ANNOUNCE
+    nxt = seat + 1
+    nxt[nxt == P] = 0
     s.current_player[idx] = nxt
-    s.phase[idx[nxt == s.starting_player[idx]]] = _PLAY
+    s.phase[idx[nxt == s.starting_player.take(idx)]] = _PLAY
 
 
-def _play_card(s: State, idx: np.ndarray, card: np.ndarray) -> None:
-    """R4: play a card to the trick; an octopus asks for a removal (R4.4)."""
-    seat = s.current_player[idx]
-    hand = s.hands[idx, seat]
-    bits = hand & CARD_TYPE_BITS.take(card)
-    s.hands[idx, seat] = hand ^ (bits & (~bits + _ONE))  # one copy of the card type
-    n = s.num_played[idx]
-    s.history[idx, n] = card
-    s.played[idx] = add_played(s.played[idx], card)
-    s.num_played[idx] = n + 1
-    # R4.2: the first Tiki card sets the suit to follow (specials have suit -1 = none).
-    suit = CARD_SUIT.take(card)
-    lead = s.lead_suit[idx]
-    led = lead != NO_SUIT
-    s.lead_suit[idx] = np.where(led, lead, suit)
-    off = led & (suit != lead) & (suit != NO_SUIT)  # did not follow: a public void
+def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
+    """R4: every game with `play` (B,) set plays card `a` to its trick (all games when
+    `play` is None); an octopus asks for a removal (R4.4).
+
+    Whole-batch arithmetic: the other games play `_NO_CARD`, which changes nothing.
+    Returns the games whose trick is now complete.
+    """
+    P, B = s.num_players, len(a)
+    H = s.history.shape[1]
+    cur = s.current_player
+    if play is None:
+        card = a
+        fi = route.local_index(B, P) + cur
+    else:
+        card = np.where(play, a, _NO_CARD)
+        # Over games have seat -1, which would name another game's last seat.
+        fi = route.local_index(B, P) + np.maximum(cur, 0)
+    hands = flat(s.hands)
+    hand = hands.take(fi)
+    kind = _CARD_BITS.take(card)
+    bits = hand & kind
+    hands[fi] = hand ^ (bits & -bits)  # one copy of the card type
+    played = s.played
+    free = kind & ~played
+    played |= free & -free  # `tricks.add_played`: the lowest copy not yet played
+    n = s.num_played
+    if play is None:
+        flat(s.history)[route.local_index(B, H) + n] = card
+        n += 1
+    else:
+        g = np.flatnonzero(play)
+        flat(s.history)[g * H + n.take(g)] = a.take(g)
+        n += play
+    # R4.2: the first Tiki card sets the suit to follow (specials have no suit).
+    lead = s.lead_suit
+    lead_bit = _LEAD_BIT.take(lead)
+    off = np.bitwise_count(lead_bit | _SUIT_BIT.take(card)) == 2  # another suit: a void
     if off.any():
-        s.voids[idx[off], seat[off]] |= np.left_shift(1, lead[off]).astype(np.uint8)
-    octo = card == OCTOPUS
-    if octo.any():
-        g = idx[octo]
-        wait = route.can_remove(s, g)
-        s.phase[g[wait]] = _REMOVE_OCTOPUS
-        idx = np.concatenate([idx[~octo], g[~wait]])
-    _after_card(s, idx)
+        o = np.flatnonzero(off)
+        flat(s.voids)[fi.take(o)] |= lead_bit.take(o)
+    lead += (lead < 0) * _SUIT_PLUS1.take(card)
+    # The trick is complete once every player has played to it.
+    complete = n == s.trick_number * P + P
+    if play is None:
+        nxt = ~complete
+    else:
+        complete &= play
+        nxt = play & ~complete
+    octo = np.flatnonzero(card == OCTOPUS)
+    if octo.size:
+        wait = octo[route.can_remove(s, octo)]
+        s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
+        complete[wait] = False
+        nxt[wait] = False
+    cur += nxt
+    cur -= (cur == P) * np.int8(P)
+    return np.flatnonzero(complete)
 
 
-def _after_card(s: State, idx: np.ndarray) -> None:
-    """Next player, or finish the trick once every player has played."""
+def _after_card(s: State, idx: np.ndarray) -> np.ndarray:
+    """Next player, or (returned) the games whose trick is now complete."""
     P = s.num_players
-    complete = s.num_played[idx] == (s.trick_number[idx] + 1) * P
-    nxt = idx[~complete] if complete.any() else idx
-    cur = s.current_player[nxt] + 1
-    s.current_player[nxt] = np.where(cur == P, 0, cur)
+    complete = s.num_played.take(idx) == s.trick_number.take(idx) * P + P
+    nxt = idx[~complete]
+    cur = s.current_player.take(nxt) + 1
+    cur[cur == P] = 0
+    s.current_player[nxt] = cur
     s.phase[nxt] = _PLAY
-    if len(nxt) < len(idx):
-        _finish_trick(s, idx[complete])
+    return idx[complete]
 
 
-def _remove(s: State, idx: np.ndarray, a: np.ndarray) -> None:
-    """R4.4 / R7.1: remove the chosen free ocean card, then go on."""
-    seat = s.current_player[idx]
+def _remove(s: State, idx: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """R4.4 / R7.1: remove the chosen free ocean card, then go on.
+
+    Returns the games (after an octopus) whose trick is now complete.
+    """
+    seat = s.current_player.take(idx)
     slot = route.slot_ahead(s, idx, seat, a - REMOVE_BASE)
     route.remove_slot(s, idx, slot)
-    octo = s.phase[idx] == _REMOVE_OCTOPUS
-    if octo.any():
-        _after_card(s, idx[octo])
-    if (~octo).any():
-        _payouts(s, idx[~octo], np.zeros((~octo).sum(), dtype=np.int64))
+    octo = s.phase.take(idx) == _REMOVE_OCTOPUS
+    if octo.all():
+        return _after_card(s, idx)
+    _payouts(s, idx[~octo], 0)
+    return _after_card(s, idx[octo])
 
 
 def _dolphin(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     """R6.3: take or decline the dolphin's bonus move, then continue what was pending."""
-    seat = s.current_player[idx].astype(np.intp)
+    seat = s.current_player.take(idx).astype(np.intp)
     take = a == DOLPHIN_TAKE
-    pending = s.pending[idx].copy()
+    pending = s.pending.take(idx)
     s.pending[idx] = _PENDING_NONE
     go = np.ones(len(idx), dtype=bool)
     if take.any():
@@ -241,7 +302,7 @@ def _dolphin(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     pay = go & (pending == _PENDING_PAYOUT)
     if pay.any():
         g = idx[pay]
-        start = (seat[pay] - s.starting_player[g]) % s.num_players + 1
+        start = (seat[pay] - s.starting_player.take(g)) % s.num_players + 1
         _payouts(s, g, start)
 
 
@@ -251,57 +312,80 @@ def _dolphin(s: State, idx: np.ndarray, a: np.ndarray) -> None:
 def _finish_trick(s: State, idx: np.ndarray) -> None:
     """R5: decide the trick; the winner moves (R6.2) unless they announced (R7.4)."""
     P = s.num_players
-    start = s.trick_number[idx].astype(np.intp) * P
-    cards = s.history[idx[:, None], start[:, None] + np.arange(P)]
-    order = trick_winner(cards, s.trump[idx], s.lead_suit[idx])
-    w = ((s.leader[idx] + order) % P).astype(np.intp)
-    s.tricks_won[idx, w] += 1
-    s.trick_number[idx] += 1
+    H = s.history.shape[1]
+    tn = s.trick_number.take(idx)
+    first = idx * H + tn * P
+    cards = flat(s.history).take(first[:, None] + np.arange(P))
+    order = trick_winner_fast(cards, s.trump.take(idx), s.lead_suit.take(idx))
+    w = s.leader.take(idx) + order
+    w[w >= P] -= P
+    fi = idx * P + w
+    flat(s.tricks_won)[fi] += 1
+    s.trick_number[idx] = tn + 1
     s.leader[idx] = w  # R3.3: the winner leads the next trick
     s.current_player[idx] = w
-    go = np.ones(len(idx), dtype=bool)
-    moves = np.ones(len(idx), dtype=bool)
-    if not s.config.announced_boat_moves:
-        moves = s.announced[idx, w] != 1
-    if moves.any():
-        m = np.flatnonzero(moves)
-        route.move_forward(s, idx[m], w[m])
-        go[m] = _after_move(s, idx[m], w[m], np.full(len(m), _PENDING_TRICK), allow_dolphin=True)
-    _after_trick(s, idx[go])
+    if s.config.nil_announcement and not s.config.announced_boat_moves:
+        # Without the variant nobody announces, so every winner moves.
+        moves = flat(s.announced).take(fi) != 1
+        if not moves.all():
+            m = np.flatnonzero(moves)
+            go = np.ones(len(idx), dtype=bool)
+            go[m] = _move_winner(s, idx[m], w[m])
+            _after_trick(s, idx[go])
+            return
+    _after_trick(s, idx[_move_winner(s, idx, w)])
+
+
+def _move_winner(s: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """The trick winner's move (R6.2) and what follows it; (b,) bool: the game goes on."""
+    pres = route.present_bits(s, idx)
+    route.move_forward(s, idx, seat, pres)
+    return _after_move(s, idx, seat, _PENDING_TRICK, allow_dolphin=True, pres=pres)
 
 
 def _after_move(
-    s: State, idx: np.ndarray, seat: np.ndarray, pending: np.ndarray, allow_dolphin: bool
+    s: State,
+    idx: np.ndarray,
+    seat: np.ndarray,
+    pending: int | np.ndarray,
+    allow_dolphin: bool,
+    pres: np.ndarray | None = None,
 ) -> np.ndarray:
     """After a move: lapping (R9.2), then the dolphin (R6.3) where the move ended.
 
+    `pending` (scalar or (b,)) is what continues after a dolphin decision; `pres`
+    the games' `route.present_bits` when the caller has them.
     Returns (b,) bool: the game goes on at once (not won, no dolphin decision waiting).
     """
-    go = ~_check_lapped(s, idx, seat)
-    check = go.copy() if allow_dolphin else np.zeros_like(go)
-    while check.any():
-        g = np.flatnonzero(check)
-        e = g[route.dolphin_eligible(s, idx[g], seat[g])]
+    go = ~_check_lapped(s, idx, seat, pres)
+    if not allow_dolphin:
+        return go
+    check = go
+    while True:
+        e = np.flatnonzero(check & route.dolphin_eligible(s, idx, seat, pres))
         if e.size == 0:
             break
         if s.config.dolphin == "optional":
-            s.phase[idx[e]] = _DOLPHIN
-            s.pending[idx[e]] = pending[e]
-            s.current_player[idx[e]] = seat[e]
+            g = idx[e]
+            s.phase[g] = _DOLPHIN
+            s.pending[g] = pending if np.ndim(pending) == 0 else pending[e]
+            s.current_player[g] = seat[e]
             go[e] = False
             break
-        route.move_forward(s, idx[e], seat[e])
-        go[e] = ~_check_lapped(s, idx[e], seat[e])
+        route.move_forward(s, idx[e], seat[e], None if pres is None else pres[e])
+        go[e] = ~_check_lapped(s, idx[e], seat[e], None if pres is None else pres[e])
         if not s.config.dolphin_chain:
             break
-        check[:] = False
+        check = np.zeros_like(go)
         check[e] = go[e]  # only a bonus move can chain into another one
     return go
 
 
-def _check_lapped(s: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+def _check_lapped(
+    s: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
+) -> np.ndarray:
     """End the games where `seat` lapped the last boat (R9.2); (b,) bool of those."""
-    won = route.has_lapped(s, idx, seat)
+    won = route.has_lapped(s, idx, seat, pres)
     if won.any():
         _end_game(s, idx[won], seat[won])
     return won
@@ -311,25 +395,28 @@ def _after_trick(s: State, idx: np.ndarray) -> None:
     """Next trick (trump fixed now, R5.5) or the end of the round (R7.1)."""
     if len(idx) == 0:
         return
-    more = s.trick_number[idx] < TRICKS_PER_ROUND
-    g = idx[more]
+    more = s.trick_number.take(idx) < TRICKS_PER_ROUND
+    if more.all():
+        g, end = idx, None
+    else:
+        g, end = idx[more], idx[~more]
     s.phase[g] = _PLAY
     s.lead_suit[g] = NO_SUIT
     s.trump[g] = route.trump_of(s, g)
-    end = idx[~more]
-    if end.size:
+    if end is not None:
         wait = route.can_remove(s, end)
-        s.phase[end[wait]] = _REMOVE_ROUND_END
-        s.current_player[end[wait]] = s.leader[end[wait]]
-        rest = end[~wait]
-        _payouts(s, rest, np.zeros(len(rest), dtype=np.int64))
+        w = end[wait]
+        s.phase[w] = _REMOVE_ROUND_END
+        s.current_player[w] = s.leader.take(w)
+        _payouts(s, end[~wait], 0)
 
 
-def _payouts(s: State, idx: np.ndarray, start: np.ndarray) -> None:
+def _payouts(s: State, idx: np.ndarray, start: int | np.ndarray) -> None:
     """R7.3: announced players who won no trick move three times, in turn order.
 
-    `start` (b,) is the turn-order rank (0 = the round's starting player) from which
-    payouts continue; a game that waits for a dolphin decision stops here.
+    `start` (scalar or (b,)) is the turn-order rank (0 = the round's starting
+    player) from which payouts continue; a game that waits for a dolphin decision
+    stops here.
     """
     if len(idx) == 0:
         return
@@ -337,8 +424,14 @@ def _payouts(s: State, idx: np.ndarray, start: np.ndarray) -> None:
     go = np.ones(len(idx), dtype=bool)
     if s.config.nil_announcement:
         for r in range(P):
-            seat = ((s.starting_player[idx] + r) % P).astype(np.intp)
-            pay = go & (start <= r) & (s.announced[idx, seat] == 1) & (s.tricks_won[idx, seat] == 0)
+            seat = ((s.starting_player.take(idx) + r) % P).astype(np.intp)
+            fi = idx * P + seat
+            pay = (
+                go
+                & (start <= r)
+                & (flat(s.announced).take(fi) == 1)
+                & (flat(s.tricks_won).take(fi) == 0)
+            )
             if not pay.any():
                 continue
             p = np.flatnonzero(pay)
@@ -350,9 +443,7 @@ def _payouts(s: State, idx: np.ndarray, start: np.ndarray) -> None:
             go[p[~alive]] = False
             q = p[alive]
             # R7.3: the dolphin applies only where the third step ends.
-            go[q] = _after_move(
-                s, idx[q], seat[q], np.full(len(q), _PENDING_PAYOUT), allow_dolphin=True
-            )
+            go[q] = _after_move(s, idx[q], seat[q], _PENDING_PAYOUT, allow_dolphin=True)
     _end_round(s, idx[go])
 
 
@@ -397,12 +488,3 @@ def _rank_rewards(progress: np.ndarray) -> np.ndarray:
     equal = (progress[:, None, :] == progress[:, :, None]).sum(axis=2) - 1
     rank = greater + equal / 2.0
     return (1.0 - 2.0 * rank / (P - 1)).astype(np.float32)
-
-
-_HANDLERS = {
-    _ANNOUNCE_PHASE: _announce,
-    _PLAY: _play_card,
-    _REMOVE_OCTOPUS: _remove,
-    _REMOVE_ROUND_END: _remove,
-    _DOLPHIN: _dolphin,
-}
