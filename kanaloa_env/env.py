@@ -58,12 +58,14 @@ from `kanaloa_env.core.observation.OBS_LAYOUT`):
 
 | part | content |
 |---|---|
-| `hand` | own hand by card type |
-| `trick`, `trick_leader`, `lead_suit`, `trump` | the current trick per relative seat, who led it, suit to follow, trump |
+| `hand`, `played`, `specials` | own cards; the cards played this round (public memory) |
+| `lead_suit`, `trump`, `rules` | suit to follow, trump, the table's rule options |
+| `decision`, `to_act` | the decision being taken (phase; what follows a dolphin move) and whether it is the observer's |
+| `trick_leader`, `table_size`, `trick` | the current trick per relative seat, who led it, the number of players |
+| `seats` | per relative seat: suits it showed it lacks, its announcement, tricks won this round |
 | `route`, `boats` | route fields from the own boat forward (colour, dolphin, start, boats), where each boat stands |
 | `progress`, `lapping` | progress differences; lap length and the distances to lapping / being lapped |
-| `tricks_won`, `played`, `voids`, `announced` | this round, per relative seat |
-| `phase`, `pending`, `round`, `trick_number`, `ocean_cards`, `seats`, `to_act` | the decision and the table |
+| `trick_number`, `round`, `ocean_cards` | where the game stands |
 
 `kanaloa_env.core.decode(obs["observation"])` turns a vector into a readable dict.
 

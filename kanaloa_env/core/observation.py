@@ -6,43 +6,90 @@ generated `docs/observation.md`. Seats are relative to the observer (0 = self,
 The route is read from the observer's boat forward. Only what the observer may
 know is encoded: own hand and public information, never another hand or a
 future deal.
+
+How it is fast: the vector is 52 blocks of 8 floats. Each of the first 50 blocks
+is a function of one small integer per game (a byte of a card bit set, a card
+type, a route field's feature bits, a seat's voids/announcement/tricks, ...), so
+the encoder computes a (B, 52) array of row numbers into one precomputed float
+table and writes the whole observation with a single `np.take`. The last two
+blocks (distances along the route) are written as numbers.
 """
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .constants import (
-    KANALOA_BITS,
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     NUM_CARD_TYPES,
     NUM_KANALOA,
     NUM_OCTOPUS,
     NUM_SUITS,
     NUM_TIKI,
-    OCTOPUS_BITS,
-    PENDING_NAMES,
-    PHASE_NAMES,
+    NUM_VALUES,
+    SUIT_NAMES,
     TRICKS_PER_ROUND,
+    Pending,
     Phase,
 )
 from .state import State
 
 MAX_FIELDS = 2 * MAX_OCEAN_CARDS
+BLOCK = 8  # floats per block
 # Per route field: in the route, 4 colours, dolphin, start field, a boat stands there.
 FIELD_FEATURES = ("present", "blue", "red", "green", "turquoise", "dolphin", "start", "occupied")
 # Per relative seat's card in the current trick.
 TRICK_FEATURES = ("played", "blue", "red", "green", "turquoise", "value", "kanaloa", "octopus")
+# Per relative seat: suits it showed it lacks, its announcement (R3.2), tricks won / 8.
+SEAT_FEATURES = (
+    "void_blue",
+    "void_red",
+    "void_green",
+    "void_turquoise",
+    "undecided",
+    "not_announced",
+    "announced_no_tricks",
+    "tricks_won",
+)
+# The decision to take: the phase, with the dolphin split by what follows it.
+DECISIONS = (
+    "announce",
+    "play",
+    "remove_octopus",
+    "remove_round_end",
+    "dolphin_then_trick",
+    "dolphin_then_payout",
+    "game_over",
+)
+# Rule options of the table (Config) that change how the game is played.
+RULE_FLAGS = ("nil_announcement", "announced_boat_moves", "dolphin_optional", "dolphin_chain")
 ROUND_SCALE = 20  # rounds past this read as 1.0
 
 # (name, size, meaning). Order is the vector's order.
 OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
+    ("hand", NUM_TIKI, "own Tiki cards: 1 per card held, in action order (suit * 12 + value - 1)"),
+    ("played", NUM_TIKI, "Tiki cards played this round (public memory), as `hand`"),
     (
-        "hand",
-        NUM_CARD_TYPES,
-        "own hand by card type (DESIGN.md action order); Tiki 0/1, Kanaloa count/3, octopus count/2",
+        "specials",
+        4,
+        "own Kanaloa cards / 3, own octopus cards / 2, Kanaloa played this round / 3, "
+        "octopus played this round / 2",
     ),
+    ("lead_suit", NUM_SUITS, "suit to follow, one-hot (all 0 before a Tiki card is played)"),
+    ("trump", NUM_SUITS, "trump suit of the current trick, one-hot"),
+    ("rules", len(RULE_FLAGS), "rule options of this table, 1 when on: " + ", ".join(RULE_FLAGS)),
+    (
+        "decision",
+        len(DECISIONS),
+        "the decision the player to act faces, one-hot: " + ", ".join(DECISIONS),
+    ),
+    ("to_act", 1, "1 when the observer is the player to act"),
+    ("trick_leader", MAX_PLAYERS, "relative seat that led (or leads) the current trick, one-hot"),
+    ("table_size", MAX_PLAYERS - MIN_PLAYERS + 1, "number of players, one-hot: 3, 4, 5"),
     (
         "trick",
         MAX_PLAYERS * len(TRICK_FEATURES),
@@ -50,9 +97,14 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
         + ", ".join(TRICK_FEATURES)
         + " (value = (v - 1) / 11)",
     ),
-    ("trick_leader", MAX_PLAYERS, "relative seat that led (or leads) the current trick, one-hot"),
-    ("lead_suit", NUM_SUITS, "suit to follow, one-hot (all 0 before a Tiki card is played)"),
-    ("trump", NUM_SUITS, "trump suit of the current trick, one-hot"),
+    (
+        "seats",
+        MAX_PLAYERS * len(SEAT_FEATURES),
+        "relative seat r at [8r, 8r+8): "
+        + ", ".join(SEAT_FEATURES)
+        + " (voids: it did not follow that suit this round; announcement one-hot, R3.2; "
+        "tricks won this round / 8); 0 for seats past the table size",
+    ),
     (
         "route",
         MAX_FIELDS * len(FIELD_FEATURES),
@@ -75,29 +127,9 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
         3,
         "lap length / 24; fields the own boat still needs to lap the last boat / 24; fields the leading other boat needs to lap the own boat / 24",
     ),
-    ("tricks_won", MAX_PLAYERS, "tricks won this round per relative seat / 8"),
-    ("played", NUM_CARD_TYPES, "cards played this round by card type (as `hand`)"),
-    (
-        "voids",
-        MAX_PLAYERS * NUM_SUITS,
-        "relative seat r showed it lacks suit s this round: index 4r+s",
-    ),
-    (
-        "announced",
-        MAX_PLAYERS * 3,
-        "per relative seat one-hot (undecided, did not announce, announced no tricks)",
-    ),
-    ("phase", len(PHASE_NAMES), "phase one-hot: " + ", ".join(PHASE_NAMES)),
-    (
-        "pending",
-        len(PENDING_NAMES),
-        "what follows a dolphin decision, one-hot: " + ", ".join(PENDING_NAMES),
-    ),
-    ("round", 1, f"(round - 1) / {ROUND_SCALE}, capped at 1"),
     ("trick_number", 1, "tricks completed this round / 8"),
+    ("round", 1, f"(round - 1) / {ROUND_SCALE}, capped at 1"),
     ("ocean_cards", 1, "ocean cards left in the route / 12"),
-    ("seats", MAX_PLAYERS, "relative seat exists at this table (1 for r < P)"),
-    ("to_act", 1, "1 when the observer is the player to act"),
 )
 
 OFFSETS: dict[str, tuple[int, int]] = {}
@@ -107,28 +139,167 @@ for _name, _size, _ in OBS_LAYOUT:
     _o += _size
 OBS_DIM: int = _o
 
-_CARD_SCALE = np.ones(NUM_CARD_TYPES, dtype=np.float32)
-_CARD_SCALE[NUM_TIKI] = 1.0 / NUM_KANALOA
-_CARD_SCALE[NUM_TIKI + 1] = 1.0 / NUM_OCTOPUS
-# TRICK_FEATURES of card type c at row c + 1; row 0 is "no card".
-_TRICK_TABLE = np.zeros((NUM_CARD_TYPES + 1, len(TRICK_FEATURES)), dtype=np.float32)
-for _c in range(NUM_CARD_TYPES):
-    _row = _TRICK_TABLE[_c + 1]
-    _row[0] = 1.0
-    if _c < NUM_TIKI:
-        _row[1 + _c // 12] = 1.0
-        _row[5] = (_c % 12) / 11.0
-    else:
-        _row[6 if _c == NUM_TIKI else 7] = 1.0
-_ANNOUNCE_TABLE = np.eye(3, dtype=np.float32)  # rows for -1, 0, 1 (shifted by one)
-_VOID_TABLE = ((np.arange(16)[:, None] >> np.arange(NUM_SUITS)) & 1).astype(np.float32)
+# ---- the block table -------------------------------------------------------------
+# Block k covers floats [8k, 8k + 8). The encoder below writes the blocks in this
+# order; the checks pin the layout it relies on.
+_HAND, _PLAYED, _SPECIALS, _TRUMP, _DECISION, _LEADER = 0, 6, 12, 13, 14, 15
+_TRICK, _SEATS, _ROUTE, _TAIL, _NUM_BLOCKS = 16, 21, 26, 50, 52
+assert OBS_DIM == _NUM_BLOCKS * BLOCK
+assert OFFSETS["specials"][0] == _SPECIALS * BLOCK and OFFSETS["lead_suit"][1] == _TRUMP * BLOCK
+assert OFFSETS["trump"][0] == _TRUMP * BLOCK and OFFSETS["rules"][1] == _DECISION * BLOCK
+assert OFFSETS["decision"][0] == _DECISION * BLOCK and OFFSETS["to_act"][1] == _LEADER * BLOCK
+assert OFFSETS["trick_leader"][0] == _LEADER * BLOCK and OFFSETS["table_size"][1] == _TRICK * BLOCK
+assert OFFSETS["seats"][0] == _SEATS * BLOCK and OFFSETS["route"][0] == _ROUTE * BLOCK
+assert OFFSETS["boats"][0] == _TAIL * BLOCK
+
+
+def _bits_rows() -> np.ndarray:
+    """Row v: the 8 bits of byte v, lowest first (hand/played bytes, route fields)."""
+    return ((np.arange(256)[:, None] >> np.arange(BLOCK)) & 1).astype(np.float32)
+
+
+def _card_rows() -> np.ndarray:
+    """Row 0: no card; row c + 1: TRICK_FEATURES of card type c."""
+    rows = np.zeros((NUM_CARD_TYPES + 1, BLOCK), dtype=np.float32)
+    for c in range(NUM_CARD_TYPES):
+        row = rows[c + 1]
+        row[0] = 1.0
+        if c < NUM_TIKI:
+            row[1 + c // NUM_VALUES] = 1.0
+            row[5] = (c % NUM_VALUES) / (NUM_VALUES - 1)
+        else:
+            row[6 if c == NUM_TIKI else 7] = 1.0
+    return rows
+
+
+def _seat_rows() -> np.ndarray:
+    """Row voids + 16 * (announced + 1) + 48 * tricks_won; the last row (432) is a
+    seat past the table size."""
+    rows = np.zeros((16 * 3 * (TRICKS_PER_ROUND + 1) + 1, BLOCK), dtype=np.float32)
+    for v in range(16):
+        for a in range(3):
+            for t in range(TRICKS_PER_ROUND + 1):
+                row = rows[v + 16 * a + 48 * t]
+                row[:4] = (v >> np.arange(4)) & 1
+                row[4 + a] = 1.0
+                row[7] = t / TRICKS_PER_ROUND
+    return rows
+
+
+def _specials_rows() -> np.ndarray:
+    """Row h + 32 * p + 1024 * (lead_suit + 1): h and p are the special-card bits
+    (3 Kanaloa, then 2 octopus copies) of the own hand and of the played set."""
+    rows = np.zeros((32 * 32 * (NUM_SUITS + 1), BLOCK), dtype=np.float32)
+    for h in range(32):
+        for p in range(32):
+            for lead in range(NUM_SUITS + 1):
+                row = rows[h + 32 * p + 1024 * lead]
+                row[0] = bin(h & 7).count("1") / NUM_KANALOA
+                row[1] = bin(h >> 3).count("1") / NUM_OCTOPUS
+                row[2] = bin(p & 7).count("1") / NUM_KANALOA
+                row[3] = bin(p >> 3).count("1") / NUM_OCTOPUS
+                if lead:
+                    row[4 + lead - 1] = 1.0
+    return rows
+
+
+def _trump_rows() -> np.ndarray:
+    """Row trump + 4 * flags: flags bit j is RULE_FLAGS[j]."""
+    rows = np.zeros((NUM_SUITS * 16, BLOCK), dtype=np.float32)
+    for trump in range(NUM_SUITS):
+        for flags in range(16):
+            row = rows[trump + NUM_SUITS * flags]
+            row[trump] = 1.0
+            row[4:] = (flags >> np.arange(4)) & 1
+    return rows
+
+
+def _decision_rows() -> np.ndarray:
+    """Row decision + 7 * to_act."""
+    rows = np.zeros((2 * len(DECISIONS), BLOCK), dtype=np.float32)
+    for d in range(len(DECISIONS)):
+        for to_act in (0, 1):
+            rows[d + len(DECISIONS) * to_act, d] = 1.0
+            rows[d + len(DECISIONS) * to_act, 7] = to_act
+    return rows
+
+
+def _leader_rows() -> np.ndarray:
+    """Row leader + 5 * (num_players - 3)."""
+    rows = np.zeros((MAX_PLAYERS * 3, BLOCK), dtype=np.float32)
+    for size in range(3):
+        for leader in range(MAX_PLAYERS):
+            rows[leader + MAX_PLAYERS * size, leader] = 1.0
+            rows[leader + MAX_PLAYERS * size, MAX_PLAYERS + size] = 1.0
+    return rows
+
+
+def _stack(parts: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, int]]:
+    """One table of all parts and each part's first row."""
+    bases, at = {}, 0
+    for name, rows in parts.items():
+        bases[name] = at
+        at += len(rows)
+    return np.concatenate(list(parts.values())), bases
+
+
+_TABLE, _BASE = _stack(
+    {
+        "bits": _bits_rows(),
+        "card": _card_rows(),
+        "seat": _seat_rows(),
+        "specials": _specials_rows(),
+        "trump": _trump_rows(),
+        "decision": _decision_rows(),
+        "leader": _leader_rows(),
+    }
+)
+_TABLE.flags.writeable = False
+_CARD_BASE = _BASE["card"]
+_SEAT_BASE = _BASE["seat"]
+_SEAT_PAD = _BASE["seat"] + 16 * 3 * (TRICKS_PER_ROUND + 1)
+_SPECIALS_BASE = _BASE["specials"]
+_ZERO_ROW = _BASE["bits"]  # byte 0: all features 0
+# DECISIONS index + base per (phase, pending).
+_DECISION_OF = np.zeros(len(Phase) * len(Pending), dtype=np.intp)
+for _ph in Phase:
+    for _pe in Pending:
+        _d = {Phase.DOLPHIN: 4 + (_pe == Pending.PAYOUT), Phase.GAME_OVER: 6}.get(_ph, int(_ph))
+        _DECISION_OF[int(_ph) * len(Pending) + int(_pe)] = _BASE["decision"] + _d
+# The bytes of the own hand and played words (columns of a (B, 16) byte view) that hold
+# Tiki cards, and the 16-bit words that hold the special copies (bits 48..52).
+_LITTLE = sys.byteorder == "little"
+_TIKI_BYTES = np.array([0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13], dtype=np.intp)
+_ROTATIONS = {p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(3, MAX_PLAYERS + 1)}
+_FIELD_TABLES: dict[int, np.ndarray] = {}
+_TRIANGLES: dict[int, np.ndarray] = {}
+
+
+_ROW_STARTS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _row_starts(rows: int, width: int) -> np.ndarray:
+    """(rows, 1) float32 `r * width`: flat offsets of the rows of a (rows, width) array."""
+    starts = _ROW_STARTS.get((rows, width))
+    if starts is None:
+        if len(_ROW_STARTS) > 16:
+            _ROW_STARTS.clear()
+        starts = _ROW_STARTS[rows, width] = (np.arange(rows, dtype=np.float32) * width)[:, None]
+    return starts
+
+
+def _triangle(n: int) -> np.ndarray:
+    """(n, n) float32 with ones on and above the diagonal: `x @ T` is the running sum."""
+    tri = _TRIANGLES.get(n)
+    if tri is None:
+        tri = _TRIANGLES[n] = np.triu(np.ones((n, n), dtype=np.float32))
+    return tri
 
 
 def _field_table(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """FIELD_FEATURES as the bits of one byte, for key `2 * code + occupied`; the last
-    key (2 * 2K) is an empty field (past the lap)."""
+    """FIELD_FEATURES as the bits of one byte, for key `2 * code + occupied`."""
     n = len(deck_color)
-    table = np.zeros(2 * n + 1, dtype=np.uint8)
+    table = np.zeros(2 * n, dtype=np.uint8)
     for code in range(n):
         for occ in (0, 1):
             bits = 1 | 1 << (1 + int(deck_color[code]))
@@ -137,59 +308,15 @@ def _field_table(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray)
     return table
 
 
-_FIELD_TABLES: dict[int, np.ndarray] = {}
-_EYE5 = np.eye(MAX_PLAYERS, dtype=np.float32)
-_SUIT_ROWS = np.eye(NUM_SUITS + 1, NUM_SUITS, dtype=np.float32)  # row -1 (the last) = no suit
-_PHASE_ROWS = np.eye(len(PHASE_NAMES), dtype=np.float32)
-_PENDING_ROWS = np.eye(len(PENDING_NAMES), dtype=np.float32)
-# Hand-word bits of a played card type (Tiki only; index 0 is "no card").
-_PLAYED_WORD = np.array([0] + [1 << c for c in range(NUM_TIKI)] + [0, 0], dtype=np.uint64)
-# Words with the first k Kanaloa / octopus bits set: counts go through the same unpacking.
-_KANALOA_FILL = np.array([((1 << k) - 1) << NUM_TIKI for k in range(NUM_KANALOA + 1)], np.uint64)
-_OCTOPUS_FILL = np.array(
-    [((1 << k) - 1) << (NUM_TIKI + NUM_KANALOA) for k in range(NUM_OCTOPUS + 1)], np.uint64
-)
-# Per-seat slices and their width per seat: seats past the table size are zero.
-_PER_SEAT = (
-    ("trick", len(TRICK_FEATURES)),
-    ("boats", 1),
-    ("progress", 1),
-    ("tricks_won", 1),
-    ("voids", NUM_SUITS),
-    ("announced", 3),
-)
-
-
-def _padding_slices(num_players: int) -> list[tuple[int, int]]:
-    """Column ranges of the per-seat slices that belong to seats past the table size."""
-    if num_players == MAX_PLAYERS:
-        return []
-    return [
-        (OFFSETS[name][0] + num_players * width, OFFSETS[name][0] + MAX_PLAYERS * width)
-        for name, width in _PER_SEAT
-    ]
-
-
-_PAD_SLICES = {p: _padding_slices(p) for p in range(3, MAX_PLAYERS + 1)}
-_ROTATIONS = {p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(3, MAX_PLAYERS + 1)}
-_SEAT_ROWS = {p: (np.arange(MAX_PLAYERS) < p).astype(np.float32) for p in range(3, MAX_PLAYERS + 1)}
-
-
-def _write_card_counts(words: np.ndarray, dst: np.ndarray) -> None:
-    """(b,) uint64 hand bit sets -> `dst` (b, 50) card-type values (see `hand`)."""
-    w = np.ascontiguousarray(words, dtype="<u8")
-    bits = np.unpackbits(w.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    dst[:, :NUM_TIKI] = bits[:, :NUM_TIKI]
-    dst[:, NUM_TIKI] = np.bitwise_count(w & KANALOA_BITS) * (1.0 / NUM_KANALOA)
-    dst[:, NUM_TIKI + 1] = np.bitwise_count(w & OCTOPUS_BITS) * (1.0 / NUM_OCTOPUS)
-
-
-def _slice(name: str) -> slice:
-    a, b = OFFSETS[name]
-    return slice(a, b)
-
-
-_S = {name: _slice(name) for name in OFFSETS}
+def _rule_flags(state: State) -> int:
+    cfg = state.config
+    flags = (
+        cfg.nil_announcement,
+        cfg.announced_boat_moves,
+        cfg.dolphin == "optional",
+        cfg.dolphin_chain,
+    )
+    return sum(int(f) << j for j, f in enumerate(flags))
 
 
 def observe(
@@ -221,10 +348,13 @@ def observe(
         out = np.empty((B, OBS_DIM), dtype=np.float32)
     elif out.shape != (B, OBS_DIM) or out.dtype != np.float32:
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
+    elif not out.flags.c_contiguous:  # the encoder writes whole rows as one block array
+        out[...] = observe(state, me)
+        return out
     if B <= _CHUNK:
         _encode(state, me, out)
         return out
-    # Chunks keep the output rows in cache while the slices are written.
+    # Chunks keep the temporaries in cache.
     arrays = state.arrays()
     for lo in range(0, B, _CHUNK):
         hi = min(lo + _CHUNK, B)
@@ -237,102 +367,108 @@ _CHUNK = 1024
 
 
 def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
-    """Write the observations of seats `me` (B,) into `out` (B, OBS_DIM)."""
+    """Write the observations of seats `me` (B,) into the C-contiguous `out` (B, OBS_DIM)."""
     B, P = state.batch_size, state.num_players
     F = state.config.route_fields
-    S = _S
     # Gathers go through .take on flat indices: much faster than 2-d fancy indexing.
     rows = np.arange(B)
     col = rows[:, None]
     # Integer % is slow in numpy; seat rotations come from small tables instead.
-    rot = _ROTATIONS[P]
-    abs_of = rot.take(me, axis=0)  # (B, P) absolute seat of each relative seat
+    abs_of = _ROTATIONS[P].take(me, axis=0)  # (B, P) absolute seat of each relative seat
+    by_rel = col * P + abs_of  # flat index of (game, absolute seat) per relative seat
     leader_rel = state.leader - me
     leader_rel += P * (leader_rel < 0)
-    by_rel = col * P + abs_of  # flat index of (game, absolute seat) per relative seat
-    for a, b in _PAD_SLICES[P]:
-        out[:, a:b] = 0.0
+    codes = np.empty((B, _NUM_BLOCKS), dtype=np.intp)
 
-    # Own hand and the cards played this round, unpacked together.
-    hist = state.history
-    H = hist.shape[1]
+    # Own hand and the cards played this round: Tiki bytes index the bit rows, the
+    # special copies (bits 48..52) go to the specials block with the suit to follow.
     words = np.empty((B, 2), dtype=np.uint64)
     words[:, 0] = state.hands.take(rows * P + me)
-    played = _PLAYED_WORD.take(hist + 1)
-    while played.shape[1] > 1:  # pairwise OR: faster than a reduction along short rows
-        half = played.shape[1] // 2
-        odd = played[:, 2 * half :]
-        played = played[:, :half] | played[:, half : 2 * half]
-        if odd.shape[1]:
-            played[:, :1] |= odd
-    words[:, 1] = played[:, 0]
-    words[:, 1] |= _KANALOA_FILL.take((hist == NUM_TIKI).sum(axis=1))
-    words[:, 1] |= _OCTOPUS_FILL.take((hist == NUM_TIKI + 1).sum(axis=1))
-    _write_card_counts(words[:, 0], out[:, S["hand"]])
-    _write_card_counts(words[:, 1], out[:, S["played"]])
+    words[:, 1] = state.played
+    if not _LITTLE:
+        words = words.byteswap()
+    codes[:, _HAND:_SPECIALS] = words.view(np.uint8).take(_TIKI_BYTES, axis=1)
+    special = (words >> np.uint64(NUM_TIKI)).astype(np.intp)
+    lead = state.lead_suit.astype(np.intp)
+    codes[:, _SPECIALS] = special[:, 0] + 32 * special[:, 1] + 1024 * lead + (_SPECIALS_BASE + 1024)
+    trump = state.trump.astype(np.intp)
+    codes[:, _TRUMP] = trump + (_BASE["trump"] + NUM_SUITS * _rule_flags(state))
+    to_act = (state.current_player == me) & (state.phase != _GAME_OVER)
+    codes[:, _DECISION] = _DECISION_OF.take(state.phase * len(Pending) + state.pending) + 7 * to_act
+    codes[:, _LEADER] = _BASE["leader"] + MAX_PLAYERS * (P - 3) + leader_rel
 
-    # The card each relative seat played to the current trick (play order j from the leader).
+    # The card each relative seat played to the current trick (play order from the leader).
+    hist = state.history
+    H = hist.shape[1]
     tn = state.trick_number.astype(np.intp)
-    order = rot.take(P - leader_rel - P * (leader_rel == 0), axis=0)  # play order per rel seat
+    order = _ROTATIONS[P].take(P - leader_rel - P * (leader_rel == 0), axis=0)
     slot = np.minimum(tn[:, None] * P + order, H - 1)
     in_trick = order < (state.num_played - tn * P)[:, None]
-    cards = np.where(in_trick, hist.take(col * H + slot) + 1, 0)
-    a = OFFSETS["trick"][0]
-    out[:, a : a + P * len(TRICK_FEATURES)] = _TRICK_TABLE.take(cards, axis=0).reshape(B, -1)
-    out[:, S["trick_leader"]] = _EYE5.take(leader_rel, axis=0)
-    out[:, S["lead_suit"]] = _SUIT_ROWS.take(state.lead_suit, axis=0, mode="wrap")
-    out[:, S["trump"]] = _SUIT_ROWS.take(state.trump, axis=0)
+    codes[:, _TRICK : _TRICK + P] = np.where(in_trick, hist.take(col * H + slot) + 1, 0)
+    codes[:, _TRICK : _TRICK + P] += _CARD_BASE
+    codes[:, _TRICK + P : _SEATS] = _CARD_BASE
 
-    # Route from the own boat's field forward; removed cards skipped (compacted).
+    # Per relative seat: voids, announcement, tricks won.
+    seat_code = state.voids.take(by_rel).astype(np.intp)
+    seat_code += 16 * state.announced.take(by_rel)  # int8: -16..16
+    seat_code += _SEAT_BASE + 16
+    seat_code += 48 * state.tricks_won.take(by_rel).astype(np.intp)
+    codes[:, _SEATS : _SEATS + P] = seat_code
+    codes[:, _SEATS + P : _ROUTE] = _SEAT_PAD
+
+    # Route from the own boat's field forward, removed cards skipped: a present field's
+    # place is its rank among present fields counted from the own field.
+    pres = state.present.repeat(2, axis=1)  # (B, F)
+    # Running counts as a product with a triangular matrix: BLAS beats cumsum along
+    # short rows several times over (exact: small integers in float32).
+    rank = np.matmul(pres.view(np.uint8), _triangle(F))  # present fields up to each, float32
+    lap_f = rank[:, -1:]  # (B, 1) fields in one lap
     own_field = state.boat_field.take(rows * P + me).astype(np.intp)
-    offs = own_field[:, None] + np.arange(F)
-    flat = col * F + offs - F * (offs >= F)
-    pres = (state.present.repeat(2, axis=1)).take(flat)
-    pos = np.where(pres, pres.cumsum(axis=1) - 1, MAX_FIELDS)
-    occ = np.zeros((B, F), dtype=np.int8)
+    # A present field's place ahead of the own boat, as a flat index into `field_bytes`
+    # (B, 25); removed fields all go to the spare last column. float32 throughout.
+    place = rank - rank.take(rows * F + own_field)[:, None]
+    place += lap_f * (place < 0)
+    place = np.where(pres, place, np.float32(MAX_FIELDS))
+    place += _row_starts(B, MAX_FIELDS + 1)
+    occ = np.zeros((B, F), dtype=np.intp)
     occ.reshape(-1)[(col * F + state.boat_field).reshape(-1)] = 1
+    occ += state.route  # key 2 * code + occupied
+    occ += state.route
     deck = state.config.deck
     table = _FIELD_TABLES.get(id(deck))
     if table is None:
         table = _FIELD_TABLES[id(deck)] = _field_table(deck.color, deck.dolphin, deck.start)
-    keys = np.full((B, MAX_FIELDS + 1), len(table) - 1, dtype=np.intp)
-    vals = 2 * state.route.take(flat).astype(np.intp) + occ.take(flat)
-    keys.reshape(-1)[(col * (MAX_FIELDS + 1) + pos).reshape(-1)] = vals.reshape(-1)
-    field_bytes = table.take(keys[:, :MAX_FIELDS])  # (B, 24) uint8: 8 features as bits
-    out[:, S["route"]] = np.unpackbits(field_bytes, axis=1, bitorder="little")
+    field_bytes = np.zeros((B, MAX_FIELDS + 1), dtype=np.uint8)
+    # Flat fancy assignment: several times faster than ndarray.put here.
+    field_bytes.reshape(-1)[place.astype(np.intp).reshape(-1)] = table.take(occ).reshape(-1)
+    codes[:, _ROUTE:_TAIL] = field_bytes[:, :MAX_FIELDS]
+    codes[:, _TAIL:] = _ZERO_ROW
 
+    np.take(_TABLE, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
+
+    # Distances along the route, as numbers.
+    lap = lap_f[:, 0].astype(np.intp)
     prog = state.progress.take(by_rel)  # (B, P) by relative seat
     diff = prog - prog[:, :1]
-    lap = 2 * state.present.sum(axis=1)
-    a = OFFSETS["boats"][0]
     ahead = diff + lap[:, None] * (diff < 0)
     wrap = (ahead < 0) | (ahead >= lap[:, None])  # only after a boat lapped (game over)
     if wrap.any():
         ahead[wrap] = (diff % lap[:, None])[wrap]
+    a = OFFSETS["boats"][0]
     out[:, a : a + P] = ahead * (1.0 / MAX_FIELDS)
     a = OFFSETS["progress"][0]
     out[:, a : a + P] = diff * (1.0 / MAX_FIELDS)
-    rest = diff[:, 1:]
+    lo, hi = diff[:, 1], diff[:, 1]
+    for r in range(2, P):
+        lo = np.minimum(lo, diff[:, r])
+        hi = np.maximum(hi, diff[:, r])
     a = OFFSETS["lapping"][0]
     out[:, a] = lap * (1.0 / MAX_FIELDS)
-    out[:, a + 1] = (lap + 1 + rest.min(axis=1)) * (1.0 / MAX_FIELDS)
-    out[:, a + 2] = (lap + 1 - rest.max(axis=1)) * (1.0 / MAX_FIELDS)
-    a = OFFSETS["tricks_won"][0]
-    out[:, a : a + P] = state.tricks_won.take(by_rel) * (1.0 / TRICKS_PER_ROUND)
-    a = OFFSETS["voids"][0]
-    voids = _VOID_TABLE.take(state.voids.take(by_rel), axis=0)
-    out[:, a : a + P * NUM_SUITS] = voids.reshape(B, -1)
-    a = OFFSETS["announced"][0]
-    announced = _ANNOUNCE_TABLE.take(state.announced.take(by_rel) + 1, axis=0)
-    out[:, a : a + P * 3] = announced.reshape(B, -1)
-    out[:, S["phase"]] = _PHASE_ROWS.take(state.phase, axis=0)
-    out[:, S["pending"]] = _PENDING_ROWS.take(state.pending, axis=0)
-    a = OFFSETS["round"][0]
-    out[:, a] = np.minimum((state.round - 1) * (1.0 / ROUND_SCALE), 1.0)
-    out[:, a + 1] = tn * (1.0 / TRICKS_PER_ROUND)
-    out[:, a + 2] = lap * (1.0 / (2 * MAX_OCEAN_CARDS))
-    out[:, S["seats"]] = _SEAT_ROWS[P]
-    out[:, OFFSETS["to_act"][0]] = (state.current_player == me) & (state.phase != _GAME_OVER)
+    out[:, a + 1] = (lap + 1 + lo) * (1.0 / MAX_FIELDS)
+    out[:, a + 2] = (lap + 1 - hi) * (1.0 / MAX_FIELDS)
+    out[:, a + 3] = tn * (1.0 / TRICKS_PER_ROUND)
+    out[:, a + 4] = np.minimum((state.round - 1) * (1.0 / ROUND_SCALE), 1.0)
+    out[:, a + 5] = lap * (1.0 / (2 * MAX_OCEAN_CARDS))
 
 
 _GAME_OVER = int(Phase.GAME_OVER)
@@ -341,20 +477,21 @@ _GAME_OVER = int(Phase.GAME_OVER)
 def decode(vector: np.ndarray) -> dict[str, object]:
     """Turn one observation vector (OBS_DIM,) into a readable dict for notebooks.
 
-    Cards and suits come back by name, the route as a list of field dicts, the
-    rest as arrays sliced per `OBS_LAYOUT`.
+    Cards and suits come back by name, the route as a list of field dicts, seats
+    relative to the observer, the rest as numbers.
     """
-    from .constants import CARD_NAMES, SUIT_NAMES
+    from .constants import CARD_NAMES
 
     v = np.asarray(vector, dtype=np.float32)
     if v.shape != (OBS_DIM,):
         raise ValueError(f"decode expects one vector of shape ({OBS_DIM},), got {v.shape}")
     part = {name: v[a:b] for name, (a, b) in OFFSETS.items()}
-    hand = part["hand"] * (1.0 / _CARD_SCALE)
-    played = part["played"] * (1.0 / _CARD_SCALE)
+    specials = part["specials"]
 
-    def cards(counts: np.ndarray) -> list[str]:
-        return [CARD_NAMES[c] for c in range(NUM_CARD_TYPES) for _ in range(int(round(counts[c])))]
+    def cards(tiki: np.ndarray, kanaloa: float, octopus: float) -> list[str]:
+        out = [CARD_NAMES[c] for c in range(NUM_TIKI) if tiki[c] > 0.5]
+        out += ["kanaloa"] * int(round(kanaloa * NUM_KANALOA))
+        return out + ["octopus"] * int(round(octopus * NUM_OCTOPUS))
 
     trick = part["trick"].reshape(MAX_PLAYERS, len(TRICK_FEATURES))
 
@@ -363,7 +500,8 @@ def decode(vector: np.ndarray) -> dict[str, object]:
             return "kanaloa"
         if row[7] > 0.5:
             return "octopus"
-        return f"{SUIT_NAMES[int(np.argmax(row[1:5]))]}-{int(round(row[5] * 11)) + 1}"
+        suit = SUIT_NAMES[int(np.argmax(row[1:5]))]
+        return f"{suit}-{int(round(row[5] * (NUM_VALUES - 1))) + 1}"
 
     route = []
     for k, row in enumerate(part["route"].reshape(MAX_FIELDS, len(FIELD_FEATURES))):
@@ -383,38 +521,41 @@ def decode(vector: np.ndarray) -> dict[str, object]:
         x = part[name]
         return names[int(np.argmax(x))] if x.max() > 0.5 else None
 
-    seats = int(part["seats"].sum())
+    seats_in = int(np.argmax(part["table_size"])) + MIN_PLAYERS
+    per_seat = part["seats"].reshape(MAX_PLAYERS, len(SEAT_FEATURES))[:seats_in]
+    decision = onehot("decision", DECISIONS)
+    phase, pending = decision, "none"
+    if decision is not None and decision.startswith("dolphin_then_"):
+        phase, pending = "dolphin", decision[len("dolphin_then_") :]
+    scale = float(MAX_FIELDS)
     return {
-        "hand": cards(hand),
-        "trick": {r: trick_card(trick[r]) for r in range(seats) if trick[r][0] > 0.5},
+        "hand": cards(part["hand"], specials[0], specials[1]),
+        "trick": {r: trick_card(trick[r]) for r in range(seats_in) if trick[r][0] > 0.5},
         "trick_leader_rel": int(np.argmax(part["trick_leader"])),
         "lead_suit": onehot("lead_suit", SUIT_NAMES),
         "trump": onehot("trump", SUIT_NAMES),
+        "rules": {flag: bool(x > 0.5) for flag, x in zip(RULE_FLAGS, part["rules"], strict=True)},
         "route": route,
-        "boats_ahead_rel": (part["boats"][:seats] * MAX_FIELDS).round().astype(int).tolist(),
-        "progress_rel": (part["progress"][:seats] * MAX_FIELDS).round().astype(int).tolist(),
-        "lap_length": int(round(part["lapping"][0] * MAX_FIELDS)),
-        "fields_to_lap_last": int(round(part["lapping"][1] * MAX_FIELDS)),
-        "fields_until_lapped": int(round(part["lapping"][2] * MAX_FIELDS)),
-        "tricks_won_rel": (part["tricks_won"][:seats] * TRICKS_PER_ROUND)
-        .round()
-        .astype(int)
-        .tolist(),
-        "played_this_round": cards(played),
+        "boats_ahead_rel": (part["boats"][:seats_in] * scale).round().astype(int).tolist(),
+        "progress_rel": (part["progress"][:seats_in] * scale).round().astype(int).tolist(),
+        "lap_length": int(round(part["lapping"][0] * scale)),
+        "fields_to_lap_last": int(round(part["lapping"][1] * scale)),
+        "fields_until_lapped": int(round(part["lapping"][2] * scale)),
+        "tricks_won_rel": (per_seat[:, 7] * TRICKS_PER_ROUND).round().astype(int).tolist(),
+        "played_this_round": cards(part["played"], specials[2], specials[3]),
         "voids_rel": {
-            r: [SUIT_NAMES[s] for s in range(NUM_SUITS) if part["voids"][4 * r + s] > 0.5]
-            for r in range(seats)
+            r: [SUIT_NAMES[s] for s in range(NUM_SUITS) if per_seat[r, s] > 0.5]
+            for r in range(seats_in)
         },
         "announced_rel": [
-            (None, False, True)[int(np.argmax(part["announced"][3 * r : 3 * r + 3]))]
-            for r in range(seats)
+            (None, False, True)[int(np.argmax(per_seat[r, 4:7]))] for r in range(seats_in)
         ],
-        "phase": onehot("phase", PHASE_NAMES),
-        "pending": onehot("pending", PENDING_NAMES),
+        "phase": phase,
+        "pending": pending,
         "round_scaled": float(part["round"][0]),
         "trick_number": int(round(part["trick_number"][0] * TRICKS_PER_ROUND)),
         "ocean_cards": int(round(part["ocean_cards"][0] * MAX_OCEAN_CARDS)),
-        "num_players": seats,
+        "num_players": seats_in,
         "to_act": bool(part["to_act"][0] > 0.5),
     }
 
