@@ -130,6 +130,9 @@ _ANNOUNCE_PHASE, _PLAY, _REMOVE_OCTOPUS, _REMOVE_ROUND_END, _DOLPHIN, _GAME_OVER
     int(p) for p in Phase
 )
 _PENDING_NONE, _PENDING_TRICK, _PENDING_PAYOUT = (int(p) for p in Pending)
+# Inside a step only: the round is over and its deal waits for the end of the step,
+# so that all the step's new rounds are dealt in one call (`_settle`).
+_NEW_ROUND = len(Phase)
 
 # Card-type tables with one more entry, _NO_CARD, that plays nothing: games not in
 # phase play go through the whole-batch play code with it and come out unchanged.
@@ -169,19 +172,26 @@ def _apply(s: State, a: np.ndarray) -> None:
         complete = [np.concatenate(complete)]
     if complete and complete[0].size:
         _finish_trick(s, complete[0])
-    _between_tricks(s)
+    _settle(s)
     masks.refresh(s)
 
 
-def _between_tricks(s: State) -> None:
-    """No trick is open while a game waits for a dolphin decision or the round-end
-    removal, or is over: clear the finished trick's suit to follow and show the
-    trump the leading boat gives now (R8.2; fixed again when the next trick starts,
-    R5.5). This is what a scenario of the position derives, so `from_scenario`
-    gives back an identical observation. Idempotent for games already over.
+def _settle(s: State) -> None:
+    """The end of a step: deal the new rounds, then set the games between tricks.
+
+    All the step's new rounds (`_NEW_ROUND`) are dealt in one call (R3.1). No trick
+    is open while a game waits for a dolphin decision or the round-end removal, or
+    is over: clear the finished trick's suit to follow and show the trump the
+    leading boat gives now (R8.2; fixed again when the next trick starts, R5.5).
+    This is what a scenario of the position derives, so `from_scenario` gives back
+    an identical observation. Idempotent for games already over.
     """
     idx = np.flatnonzero(s.phase >= _REMOVE_ROUND_END)
     if idx.size:
+        new = s.phase.take(idx) == _NEW_ROUND
+        if new.any():
+            start_round(s, idx[new])
+            idx = idx[~new]
         s.lead_suit[idx] = NO_SUIT
         s.trump[idx] = route.trump_of(s, idx)
 
@@ -448,21 +458,24 @@ def _payouts(s: State, idx: np.ndarray, start: int | np.ndarray) -> None:
 
 
 def _end_round(s: State, idx: np.ndarray) -> None:
-    """R7.5 / R9.4: the last trick's winner starts the next round, or truncate."""
+    """R7.5 / R9.4: the last trick's winner starts the next round, or truncate.
+
+    The deal waits for the end of the step (`_NEW_ROUND`, see `_settle`).
+    """
     if len(idx) == 0:
         return
-    last = s.round[idx] >= s.config.max_rounds
-    t = idx[last]
-    if t.size:
+    last = s.round.take(idx) >= s.config.max_rounds
+    if last.any():
+        t = idx[last]
         s.truncated[t] = True
         s.phase[t] = _GAME_OVER
         s.current_player[t] = NO_PLAYER
         if s.config.reward == "rank":
             s.rewards[t] = _rank_rewards(s.progress[t])
-    g = idx[~last]
-    s.round[g] += 1
-    s.starting_player[g] = s.leader[g]
-    start_round(s, g)
+        idx = idx[~last]
+    s.round[idx] += 1
+    s.starting_player[idx] = s.leader.take(idx)
+    s.phase[idx] = _NEW_ROUND
 
 
 def _end_game(s: State, idx: np.ndarray, seat: np.ndarray) -> None:
