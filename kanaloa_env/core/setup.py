@@ -134,11 +134,42 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
     masks.refresh(state, idx)
 
 
-def deal(keys: np.ndarray, round_: np.ndarray, num_players: int) -> np.ndarray:
-    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1)."""
-    perm = permutations(keys, round_, DECK_SIZE)[:, : HAND_SIZE * num_players]
-    bits = _PHYSICAL_BITS[perm].reshape(len(keys), num_players, HAND_SIZE)
-    return np.bitwise_or.reduce(bits, axis=2)
+def deal(keys: np.ndarray, round_: np.ndarray | int, num_players: int) -> np.ndarray:
+    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1).
+
+    The shuffle is `rng.permutations`: the argsort of 53 random words per game.
+    Sorting the words with the card number written over their low 6 bits is ~3x
+    faster and deals the same hands: the orders differ only among words that agree
+    above those bits (odds ~2**-46 per deal), and that only matters where such
+    words straddle the boundary of a hand; those games are dealt by the argsort.
+    """
+    n = HAND_SIZE * num_players
+    keyed = draws(keys, round_, DECK_SIZE)
+    keyed &= ~np.uint64(63)
+    keyed |= _CARD_NUMBERS
+    keyed.sort(axis=1)
+    bits = np.left_shift(np.uint64(1), keyed[:, :n] & np.uint64(63))
+    hands = _or_groups(bits.reshape(len(keyed), num_players, HAND_SIZE))
+    # Last card of each hand against the next card dealt (or not dealt).
+    last, nxt = keyed[:, HAND_SIZE - 1 : n : HAND_SIZE], keyed[:, HAND_SIZE : n + 1 : HAND_SIZE]
+    tied = (last ^ nxt) < 64
+    if tied.any():
+        g = np.flatnonzero(tied.any(axis=1))
+        perm = permutations(keys[g], np.broadcast_to(round_, keys.shape)[g], DECK_SIZE)[:, :n]
+        hands[g] = _or_groups(_PHYSICAL_BITS[perm].reshape(len(g), num_players, HAND_SIZE))
+    return hands
+
+
+_CARD_NUMBERS = np.arange(DECK_SIZE, dtype=np.uint64)
+
+
+def _or_groups(bits: np.ndarray) -> np.ndarray:
+    """(b, P, 8) -> (b, P) bitwise or over the last axis, as 7 whole-array ors
+    (numpy reduces a short axis several times slower)."""
+    out = bits[:, :, 0] | bits[:, :, 1]
+    for j in range(2, bits.shape[2]):
+        out |= bits[:, :, j]
+    return out
 
 
 def start_round(state: State, idx: np.ndarray) -> None:
