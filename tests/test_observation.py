@@ -13,8 +13,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kanaloa_env.core import OBS_DIM, decode
-from kanaloa_env.core.constants import CARD_NAMES, NUM_KANALOA, NUM_OCTOPUS, NUM_TIKI, SUIT_NAMES
+from kanaloa_env.core import OBS_DIM, Config, decode, init, observe
+from kanaloa_env.core.constants import (
+    CARD_NAMES,
+    NUM_KANALOA,
+    NUM_OCTOPUS,
+    NUM_TIKI,
+    PENDING_NAMES,
+    PHASE_NAMES,
+    SUIT_NAMES,
+    Pending,
+    Phase,
+)
 from kanaloa_env.core.observation import OBS_LAYOUT, layout_markdown
 from kanaloa_env.env import raw_env
 
@@ -236,3 +246,41 @@ def test_decode_matches_the_position_for_every_seat(index: int) -> None:
         d = decode(e.observe(agent)["observation"])
         want = _expected_view(sc, seat)
         assert {k: d[k] for k in want} == want, f"seat {seat}"
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        Config(num_players=4),
+        Config(
+            num_players=3,
+            nil_announcement=True,
+            announced_boat_moves=True,
+            dolphin="automatic",
+            dolphin_chain=True,
+        ),
+        Config(num_players=5, dolphin_chain=True),
+    ],
+)
+def test_decision_table_size_and_rules_blocks(config: Config) -> None:
+    # Every phase (the dolphin split by what follows it), the table size and the
+    # rule options read back from the observation (R3.2, R6.3, R7.4).
+    base = init(config, 1, seed=0)
+    rules = {
+        "nil_announcement": config.nil_announcement,
+        "announced_boat_moves": config.announced_boat_moves,
+        "dolphin_optional": config.dolphin == "optional",
+        "dolphin_chain": config.dolphin_chain,
+    }
+    cases = [(ph, Pending.NONE) for ph in Phase if ph != Phase.DOLPHIN]
+    cases += [(Phase.DOLPHIN, Pending.TRICK), (Phase.DOLPHIN, Pending.PAYOUT)]
+    for phase, pending in cases:
+        s = base.copy()
+        s.phase[0], s.pending[0] = phase, pending
+        s.current_player[0] = -1 if phase == Phase.GAME_OVER else 1
+        for seat in range(config.num_players):
+            d = decode(observe(s, seat=seat)[0])
+            assert d["phase"] == PHASE_NAMES[phase]
+            assert d["pending"] == PENDING_NAMES[pending]
+            assert d["to_act"] == (seat == 1 and phase != Phase.GAME_OVER)
+            assert d["rules"] == rules and d["num_players"] == config.num_players

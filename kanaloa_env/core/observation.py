@@ -364,6 +364,7 @@ def observe(
 
 
 _CHUNK = 1024
+assert _CHUNK * (MAX_FIELDS + 1) < 2**24  # float32 flat indices in `_encode` stay exact
 
 
 def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
@@ -425,7 +426,8 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     lap_f = rank[:, -1:]  # (B, 1) fields in one lap
     own_field = state.boat_field.take(rows * P + me).astype(np.intp)
     # A present field's place ahead of the own boat, as a flat index into `field_bytes`
-    # (B, 25); removed fields all go to the spare last column. float32 throughout.
+    # (B, 25); removed fields all go to the spare last column. float32 throughout, exact
+    # because B <= _CHUNK keeps every index far below 2**24.
     place = rank - rank.take(rows * F + own_field)[:, None]
     place += lap_f * (place < 0)
     place = np.where(pres, place, np.float32(MAX_FIELDS))
