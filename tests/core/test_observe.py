@@ -1,0 +1,58 @@
+"""The batched encoder: chunking, `out=`, `seat=` and its errors (DESIGN.md, Observations).
+
+What each slice means is tested through scenarios in tests/test_observation.py; here
+the batch mechanics must not change a single value.
+"""
+
+import numpy as np
+import pytest
+
+from kanaloa_env.bots import sample_legal
+from kanaloa_env.core import OBS_DIM, Config, init, observe, step_inplace
+
+
+def _mixed_batch(num_players: int, batch: int, steps: int):
+    state = init(Config(num_players=num_players, nil_announcement=True), batch, seed=11)
+    rng = np.random.default_rng(1)
+    for _ in range(steps):
+        live = ~state.done
+        actions = np.zeros(batch, dtype=np.int64)
+        actions[live] = sample_legal(state.legal[live], rng)
+        step_inplace(state, actions)
+    return state
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_a_large_batch_encodes_like_its_games_one_by_one(num_players: int) -> None:
+    state = _mixed_batch(num_players, 2500, 60)  # more than two encoder chunks
+    assert len(np.unique(state.phase)) >= 3  # games in several phases at once
+    obs = observe(state)
+    assert obs.shape == (2500, OBS_DIM) and obs.dtype == np.float32
+    for i in (0, 1023, 1024, 2047, 2048, 2499):
+        np.testing.assert_array_equal(obs[i], observe(state.take([i]))[0])
+    seats = np.arange(2500) % num_players
+    by_seat = observe(state, seat=seats)
+    for i in (5, 1500):
+        np.testing.assert_array_equal(by_seat[i], observe(state.take([i]), seat=int(seats[i]))[0])
+
+
+def test_out_is_filled_whether_or_not_it_is_contiguous() -> None:
+    state = _mixed_batch(4, 300, 25)
+    want = observe(state)
+    out = np.full((300, OBS_DIM), np.nan, dtype=np.float32)
+    assert observe(state, out=out) is out
+    np.testing.assert_array_equal(out, want)
+    wide = np.full((300, OBS_DIM + 3), np.nan, dtype=np.float32)
+    view = wide[:, 1 : OBS_DIM + 1]  # rows not contiguous
+    assert observe(state, out=view) is view
+    np.testing.assert_array_equal(view, want)
+
+
+def test_bad_seat_or_out_raise_value_error() -> None:
+    state = _mixed_batch(4, 8, 3)
+    with pytest.raises(ValueError, match="seat must be in 0..3"):
+        observe(state, seat=4)
+    with pytest.raises(ValueError, match=r"seat must be an int or a \(8,\) array"):
+        observe(state, seat=np.zeros(3, dtype=int))
+    with pytest.raises(ValueError, match="out must be a float32 array of shape"):
+        observe(state, out=np.zeros((8, OBS_DIM), dtype=np.float64))
