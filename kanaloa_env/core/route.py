@@ -241,7 +241,7 @@ def move_forward(
     land = ahead & -ahead  # its lowest bit: where the boat lands
     sailed = np.bitwise_count((pres | pres << F) & (2 * land - start))
     to = np.bitwise_count(land - 1)
-    to[to >= F] -= F
+    to -= (to >= F) * np.uint8(F)  # (arithmetic: masked in-place updates are slow)
     fields[fi] = to
     flat(state.progress)[fi] += sailed
 
@@ -250,15 +250,13 @@ def has_lapped(
     state: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
 ) -> np.ndarray:
     """(b,) bool: boat `seat` is more than one lap ahead of the last other boat (R9.2)."""
-    prog = state.progress.take(idx, axis=0)
-    own_fi = local_index(len(idx), state.num_players) + seat
-    p = flat(prog)
-    own = p.take(own_fi)
-    p[own_fi] = np.iinfo(prog.dtype).max
+    # The last *other* boat can be replaced by the last boat: they differ only when
+    # `seat` alone is last, and then neither difference exceeds a lap.
+    own = flat(state.progress).take(_seat_index(state, idx, seat))
     lap = np.bitwise_count(slot_bits(state, idx) if pres is None else pres)
     if pres is None:
         lap <<= 1
-    return own - min_seats(prog) > lap
+    return own - min_seats(state.progress.take(idx, axis=0)) > lap
 
 
 def dolphin_eligible(
@@ -348,7 +346,7 @@ def slot_ahead(state: State, idx: np.ndarray, seat: np.ndarray, k: np.ndarray) -
     N = state.config.route_cards
     ahead, shift, _ = _ahead_sets(state, idx, seat)
     slot = _select(ahead, k) + shift
-    slot[slot >= N] -= N
+    slot -= (slot >= N) * N
     return slot
 
 
@@ -369,7 +367,7 @@ def remove_slot(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
     pres = present_bits(state, idx)
     # Present fields from just after the last boat up to the card's first field.
     d = 2 * slot.astype(np.int64) - last_field - 1
-    d[d < 0] += F
+    d += (d < 0) * F
     card_dist = np.bitwise_count(((pres | pres << F) >> (last_field + 1)) & ((2 << d) - 1))
     beyond = (prog - low[:, None]) > card_dist[:, None]
     flat(state.progress)[(idx * P)[:, None] + np.arange(P)] = prog - 2 * beyond
@@ -381,10 +379,14 @@ def leading_seat(state: State, idx: np.ndarray) -> np.ndarray:
     prog = state.progress.take(idx, axis=0)
     if len(idx) <= _SMALL:
         return np.argmax(prog, axis=1)
-    # The highest progress, the lowest seat among equals (as argmax).
-    P = prog.shape[1]
-    key = max_seats(prog.astype(np.int64) * 8 + (7 - np.arange(P)))
-    return 7 - (key & 7)
+    # The highest progress, the lowest seat among equals (as argmax). Progress stays
+    # far below 2**28 (a lap is at most 24 fields a trick), so 8 * progress fits.
+    prog *= 8
+    prog += _SEAT_KEYS[: prog.shape[1]]
+    return 7 - (max_seats(prog) & 7)
+
+
+_SEAT_KEYS = (7 - np.arange(8)).astype(np.int32)
 
 
 def trump_of(state: State, idx: np.ndarray) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from . import masks, route
@@ -16,6 +18,7 @@ from .constants import (
     TRICKS_PER_ROUND,
     Pending,
     Phase,
+    Suit,
 )
 from .rng import draws, game_keys, permutations
 from .state import State
@@ -103,24 +106,29 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
     """Start new games with `keys` in positions `idx` of `state`, in place (for auto-reset)."""
     cfg = state.config
     P, N, K = cfg.num_players, cfg.route_cards, cfg.deck.num_cards
+    idx = np.asarray(idx)
+    if idx.dtype == bool:
+        idx = np.flatnonzero(idx)
     b = len(idx)
-    rows = np.arange(b)[:, None]
     state.key[idx] = keys
     # R2.1: the cards left out are drawn among those without the start field.
-    words = draws(keys, 0, K + 2 * N + 1)
-    others = np.array([c for c in range(K) if c != cfg.deck.start_card], dtype=np.int8)
-    chosen = others[np.argsort(words[:, : K - 1], axis=1, kind="stable")[:, : N - 1]]
-    cards = np.concatenate([np.full((b, 1), cfg.deck.start_card, np.int8), chosen], axis=1)
-    # R2.2: random order and orientation.
+    words = draws(np.asarray(keys, dtype=np.uint64), 0, K + 2 * N + 1)
+    others = _other_cards(cfg.deck.start_card, K)
+    cards = np.empty((b, N), dtype=np.int8)
+    cards[:, 0] = cfg.deck.start_card
+    cards[:, 1:] = others.take(np.argsort(words[:, : K - 1], axis=1, kind="stable")[:, : N - 1])
+    # R2.2: random order and orientation: field 2n + side of slot n has deck code
+    # 2 * card + (flip ^ side).
     order = np.argsort(words[:, K : K + N], axis=1, kind="stable")
-    cards = cards[rows, order]
-    flip = (words[:, K + N : K + 2 * N] >> np.uint64(63)).astype(np.int8)
-    side = np.stack([flip, 1 - flip], axis=2).reshape(b, 2 * N)
-    state.route[idx] = np.repeat(cards, 2, axis=1) * 2 + side
+    code = 2 * np.take_along_axis(cards, order, axis=1)
+    code += (words[:, K + N : K + 2 * N] >> np.uint64(63)).astype(np.int8)
+    fields = np.empty((b, 2 * N), dtype=np.int8)
+    fields[:, 0::2] = code
+    fields[:, 1::2] = code ^ 1
+    state.route[idx] = fields
     state.present[idx] = True
     # R2.3: every boat on the start field.
-    start_field = np.argmax(cfg.deck.start[state.route[idx]], axis=1)
-    state.boat_field[idx] = start_field[:, None]
+    state.boat_field[idx] = np.argmax(cfg.deck.start.take(fields), axis=1)[:, None]
     state.progress[idx] = 0
     state.round[idx] = 1
     # R2.4: the first starting player is drawn at random.
@@ -130,8 +138,15 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
     state.truncated[idx] = False
     state.rewards[idx] = 0
     state.pending[idx] = Pending.NONE
-    start_round(state, idx)
+    # R8.2: every boat on the start field, which is blue (R1.3).
+    start_round(state, idx, trump=Suit.BLUE)
     masks.refresh(state, idx)
+
+
+@lru_cache(maxsize=16)
+def _other_cards(start_card: int, num_cards: int) -> np.ndarray:
+    """The ocean cards other than the start card, in deck order (R2.1)."""
+    return np.array([c for c in range(num_cards) if c != start_card], dtype=np.int8)
 
 
 def deal(keys: np.ndarray, round_: np.ndarray | int, num_players: int) -> np.ndarray:
@@ -172,15 +187,16 @@ def _or_groups(bits: np.ndarray) -> np.ndarray:
     return out
 
 
-def start_round(state: State, idx: np.ndarray) -> None:
+def start_round(state: State, idx: np.ndarray, trump: int | None = None) -> None:
     """Deal and reset the per-round arrays of games `idx` (R3.1-R3.3), in place.
 
-    `state.starting_player` and `state.round` must already hold the new round's.
+    `state.starting_player` and `state.round` must already hold the new round's;
+    `trump` is the trump when the caller knows it (else from the boats, R8.2).
     """
     if len(idx) == 0:
         return
     cfg = state.config
-    state.hands[idx] = deal(state.key[idx], state.round[idx], cfg.num_players)
+    state.hands[idx] = deal(state.key.take(idx), state.round.take(idx), cfg.num_players)
     state.history[idx] = NO_CARD
     state.played[idx] = 0
     state.num_played[idx] = 0
@@ -189,8 +205,8 @@ def start_round(state: State, idx: np.ndarray) -> None:
     state.announced[idx] = -1
     state.voids[idx] = 0
     state.lead_suit[idx] = NO_SUIT
-    sp = state.starting_player[idx]
+    sp = state.starting_player.take(idx)
     state.leader[idx] = sp
     state.current_player[idx] = sp
     state.phase[idx] = Phase.ANNOUNCE if cfg.nil_announcement else Phase.PLAY
-    state.trump[idx] = route.trump_of(state, idx)
+    state.trump[idx] = route.trump_of(state, idx) if trump is None else trump

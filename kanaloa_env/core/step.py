@@ -217,7 +217,7 @@ def _apply(s: State, a: np.ndarray) -> None:
         if all(np.ndim(r) == 0 and r == 0 for _, r in flow.payouts):
             start: int | np.ndarray = 0
         else:
-            start = _joined([np.broadcast_to(r, g.shape) for g, r in flow.payouts])
+            start = _joined([np.full(len(g), r) if np.ndim(r) == 0 else r for g, r in flow.payouts])
         _payouts(s, idx, start)
     _settle(s)
     masks.refresh(s)
@@ -256,7 +256,7 @@ def _announce(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     seat = s.current_player.take(idx)
     flat(s.announced)[idx * P + seat] = a == ANNOUNCE
     nxt = seat + 1
-    nxt[nxt == P] = 0
+    nxt -= (nxt == P) * np.int8(P)
     s.current_player[idx] = nxt
     s.phase[idx[nxt == s.starting_player.take(idx)]] = _PLAY
 
@@ -326,7 +326,7 @@ def _after_card(s: State, idx: np.ndarray) -> np.ndarray:
     complete = s.num_played.take(idx) == s.trick_number.take(idx) * P + P
     nxt = idx[~complete]
     cur = s.current_player.take(nxt) + 1
-    cur[cur == P] = 0
+    cur -= (cur == P) * np.int8(P)
     s.current_player[nxt] = cur
     s.phase[nxt] = _PLAY
     return idx[complete]
@@ -387,7 +387,7 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     cards = flat(s.history).take(first[:, None] + np.arange(P))
     order = trick_winner_fast(cards, s.trump.take(idx), s.lead_suit.take(idx))
     w = s.leader.take(idx) + order
-    w[w >= P] -= P
+    w -= (w >= P) * P  # (arithmetic: masked in-place updates are slow)
     fi = idx * P + w
     flat(s.tricks_won)[fi] += 1
     s.trick_number[idx] = tn + 1
@@ -410,8 +410,8 @@ def _moves(s: State, flow: _Flow) -> None:
     else:
         idx = np.concatenate([m[0] for m in flow.moves])
         seat = np.concatenate([m[1] for m in flow.moves])
-        pending = np.concatenate([np.broadcast_to(m[2], m[0].shape) for m in flow.moves])
-        allow = np.concatenate([np.broadcast_to(m[3], m[0].shape) for m in flow.moves])
+        pending = np.concatenate([np.full(len(m[0]), m[2], np.int8) for m in flow.moves])
+        allow = np.concatenate([np.full(len(m[0]), m[3]) for m in flow.moves])
     pres = route.present_bits(s, idx)
     route.move_forward(s, idx, seat, pres)
     go = _after_move(s, idx, seat, pending, allow, pres)
