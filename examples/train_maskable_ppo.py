@@ -29,9 +29,10 @@ evaluations). Potential-based progress shaping (`--progress-shaping 1`, an
 option of the env) did not help measurably (39% vs 37% at 3e-4, 44% vs 46% at
 1e-3), so the default reward is plain R10.
 
-Measured (seed 0, 2-core machine, 2026-11-22): the default run took 8 min 22 s
-wall (1,802,240 steps) and reached 55.1% (95% CI 53.0-57.3%) against three random
-bots (chance 25%) and 19.2% (16.0-22.9%) against three heuristic bots.
+Measured (seed 0, 2-core machine, 2026-11-22, with the observation layout of
+docs/observation.md): the default run took 8 min 16 s wall (1,802,240 steps, other
+work on the machine) and reached 53.3% (95% CI 51.1-55.5%) against three random
+bots (chance 25%) and 18.8% (15.6-22.5%) against three heuristic bots.
 """
 
 from __future__ import annotations
