@@ -45,7 +45,8 @@ def check_invariants(state: State) -> None:
     """Check every game of a batch; raise `InvariantError` on the first broken rule.
 
     Checked: cards are conserved and no card is in two places (R1.2, R3.1); hand
-    sizes match the tricks played; the `played` bit set matches the history; at
+    sizes match the tricks played; the `played` bit set matches the history and
+    `present_slots` matches `present`; at
     most one boat per field except boats that never left the start field (R2.3); progress differences agree with the boats'
     fields (R9.1) and no boat is more than a lap ahead unless it won (R9.2); at
     least three ocean cards remain (R7.2); tricks won add up; the cached mask equals
@@ -97,6 +98,10 @@ def check_invariants(state: State) -> None:
 
     present = state.present
     fail(present.sum(axis=1) < MIN_ROUTE_CARDS, "fewer than 3 ocean cards (R7.2)")
+    fail(
+        state.present_slots != present @ (1 << np.arange(present.shape[1])),
+        "the present_slots bit set does not match present",
+    )
     fail(
         ~present[rows[:, None], state.boat_field // 2].all(axis=1),
         "a boat stands on a removed card",

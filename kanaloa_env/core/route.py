@@ -6,7 +6,8 @@ one seat per game in `idx`. Fields are in slot coordinates (see `state.py`).
 How it is fast (the step calls these on thousands of games every decision):
 
 - A game's route is a bit set in one int64: bit `n` of a *slot set* for slot `n`,
-  bits `f` of a *field set* for field `f` (`F = 2N <= 24`). A move, the dolphin
+  bits `f` of a *field set* for field `f` (`F = 2N <= 24`); the state keeps the
+  present slots as one (`State.present_slots`). A move, the dolphin
   test or a removal is then a dozen whole-batch integer operations. Sets are often
   *doubled* (`x | x << F`: bits `f` and `f + F` both stand for field `f`), so "the
   first field after `pos`" is a lowest set bit at or above `pos + 1`, with no
@@ -20,7 +21,6 @@ How it is fast (the step calls these on thousands of games every decision):
 
 from __future__ import annotations
 
-import sys
 from functools import cache
 
 import numpy as np
@@ -29,9 +29,6 @@ from .constants import MIN_ROUTE_CARDS
 from .state import State
 
 _SMALL = 32  # games up to which one numpy reduction call beats a loop over the seats
-_LITTLE = sys.byteorder == "little"
-# Multiplying a word of eight 0/1 bytes by this gathers byte i into bit 56 + i.
-_PACK8 = np.uint64(0x0102040810204080)
 _ONE = np.int64(1)
 
 
@@ -79,8 +76,6 @@ def max_seats(x: np.ndarray) -> np.ndarray:
 
 
 # ---- bit sets of the route -------------------------------------------------------
-
-_POW2 = np.left_shift(_ONE, np.arange(16, dtype=np.int64))
 
 
 @cache
@@ -134,23 +129,8 @@ def _select(m: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def slot_bits(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) int64 slot set of the ocean cards still in the route."""
-    pres = state.present
-    N = pres.shape[1]
-    if len(idx) <= _SMALL or not _LITTLE or N < 8 or not pres.flags.c_contiguous:
-        return pres.take(idx, axis=0) @ _POW2[:N]
-    # Each row is N bytes of 0/1: read bytes 0..7 and N-8..N-1 as two (unaligned,
-    # overlapping) little-endian words and pack each into bits with one multiply.
-    B = len(pres)
-    lo = np.ndarray((B,), np.uint64, pres, 0, (N,)).take(idx)
-    hi = np.ndarray((B,), np.uint64, pres, N - 8, (N,)).take(idx)
-    lo *= _PACK8
-    hi *= _PACK8
-    lo >>= 56
-    hi >>= 56
-    hi <<= N - 8
-    lo |= hi
-    return lo.view(np.int64)
+    """(b,) int64 slot set of the ocean cards still in the route (`State.present_slots`)."""
+    return state.present_slots.take(idx).astype(np.int64)
 
 
 def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
@@ -372,6 +352,7 @@ def remove_slot(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
     beyond = (prog - low[:, None]) > card_dist[:, None]
     flat(state.progress)[(idx * P)[:, None] + np.arange(P)] = prog - 2 * beyond
     flat(state.present)[idx * N + slot] = False
+    state.present_slots[idx] &= ~np.left_shift(np.uint16(1), slot.astype(np.uint16))
 
 
 def leading_seat(state: State, idx: np.ndarray) -> np.ndarray:

@@ -253,6 +253,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         codes += [2 * cid, 2 * cid + 1]
     state.route[0] = codes
     state.present[0] = np.arange(N) < m
+    state.present_slots[0] = (1 << m) - 1
     F = 2 * m
     start_fields = [f for f in range(F) if deck.start[codes[f]]]
 

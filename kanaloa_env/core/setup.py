@@ -50,6 +50,7 @@ def empty_state(config: Config, batch_size: int) -> State:
         voids=z((B, P), np.uint8),
         route=z((B, 2 * N), np.int8),
         present=np.ones((B, N), bool),
+        present_slots=np.full(B, (1 << N) - 1, np.uint16),
         boat_field=z((B, P), np.int8),
         progress=z((B, P), np.int32),
         pending=z(B, np.int8),
@@ -127,6 +128,7 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
     fields[:, 1::2] = code ^ 1
     state.route[idx] = fields
     state.present[idx] = True
+    state.present_slots[idx] = (1 << N) - 1
     # R2.3: every boat on the start field.
     state.boat_field[idx] = np.argmax(cfg.deck.start.take(fields), axis=1)[:, None]
     state.progress[idx] = 0

@@ -25,6 +25,7 @@ starting slots for the whole game: slot `n` holds one ocean card and the fields
 | voids | (B, P) uint8 | bit s set: the player showed it lacks suit s this round |
 | route | (B, F) int8 | deck field code (2 * card + side) of each route field |
 | present | (B, N) bool | the slot's ocean card is still in the route |
+| present_slots | (B,) uint16 | `present` as a bit set, bit n for slot n (a cache kept by setup and step) |
 | boat_field | (B, P) int8 | field (0..F-1) each boat stands on |
 | progress | (B, P) int32 | fields sailed (R9.1); only differences matter |
 | pending | (B,) int8 | `Pending` after a dolphin decision |
@@ -73,6 +74,7 @@ class State:
     voids: np.ndarray
     route: np.ndarray
     present: np.ndarray
+    present_slots: np.ndarray
     boat_field: np.ndarray
     progress: np.ndarray
     pending: np.ndarray

@@ -54,3 +54,19 @@ def test_invariant_checker_catches_corruption() -> None:
     twice.hands[2, 1] |= twice.hands[2, 0]
     with pytest.raises(InvariantError, match="games \\[2\\]"):
         check_invariants(twice)
+
+
+def test_invariant_checker_catches_a_stale_present_slots_cache() -> None:
+    # `present_slots` caches `present` for the step; a stale cache must not pass.
+    import numpy as np
+
+    from kanaloa_env.core import init
+    from kanaloa_env.testing import InvariantError, check_invariants
+
+    state = init(Config(num_players=4), 8, seed=5)
+    check_invariants(state)
+    stale = state.copy()
+    stale.present[5, 3] = False  # a removal that forgot the cache
+    with pytest.raises(InvariantError, match="present_slots.*games \\[5\\]"):
+        check_invariants(stale)
+    assert np.array_equal(state.present_slots, np.full(8, 2**11 - 1))
