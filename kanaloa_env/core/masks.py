@@ -51,8 +51,7 @@ _SPECIAL_ACTIONS = np.array(
     [(int(k & 7 != 0) << KANALOA) | (int(k >> 3 != 0) << OCTOPUS) for k in range(32)],
     dtype=np.uint64,
 )
-# Per phase: which hand-derived bits survive (only in play), and fixed action bits.
-_PLAY_ONLY = np.array([2**64 - 1 if p == Phase.PLAY else 0 for p in Phase], dtype=np.uint64)
+# Per phase: fixed action bits (the announce pair, R3.2).
 _PHASE_ACTIONS = np.array(
     [int(_ANNOUNCE_ACTIONS) if p == Phase.ANNOUNCE else 0 for p in Phase], dtype=np.uint64
 )
@@ -88,15 +87,22 @@ def compute_mask(
     word = (allowed & _NOT_SPECIAL) | _SPECIAL_ACTIONS.take(allowed >> _SPECIAL_SHIFT)
     playing = phase == _PLAY
     if not playing.all():
-        word &= _PLAY_ONLY.take(phase)
-        word |= _PHASE_ACTIONS.take(phase)
+        word *= playing  # cards only in phase play
+        if state.config.nil_announcement:
+            word |= _PHASE_ACTIONS.take(phase)
         rem = np.flatnonzero((phase == _REMOVE_OCTOPUS) | (phase == _REMOVE_ROUND_END))
         if rem.size:
             games = rem if idx is None else idx[rem]
             word[rem] = removable_bits(state, games, cur.take(rem)).view(np.uint64) << _REMOVE_SHIFT
     legal = np.empty((B, NUM_ACTIONS), dtype=bool) if out is None else out
     legal[:, :64] = _unpack_bits(word)
-    legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = phase == _DOLPHIN
+    dolphin = phase == _DOLPHIN
+    if legal.flags.c_contiguous and B > 1:
+        # Both dolphin columns (64, 65) of every row as one strided uint16 write.
+        both = np.ndarray((B,), np.uint16, legal, DOLPHIN_TAKE, (NUM_ACTIONS,))
+        np.multiply(dolphin, np.uint16(0x0101), out=both)
+    else:
+        legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = dolphin
     return legal
 
 

@@ -138,9 +138,14 @@ _NEW_ROUND = len(Phase)
 # phase play go through the whole-batch play code with it and come out unchanged.
 _NO_CARD = OCTOPUS + 1
 _CARD_BITS = np.append(CARD_TYPE_BITS, np.uint64(0))
-_SUIT_PLUS1 = np.append(CARD_SUIT + 1, 0).astype(np.int8)  # suit + 1, 0: none (R4.2)
-_SUIT_BIT = np.array([1 << s if s >= 0 else 0 for s in CARD_SUIT] + [0], dtype=np.uint8)
-_LEAD_BIT = np.array([1 << s for s in range(4)] + [0], dtype=np.uint8)  # index -1: no suit
+# One byte per card type: bits 0-3 its suit as a one-bit set, bits 4-6 suit + 1 (0:
+# none, R4.2), bit 7 an octopus (R4.4); one gather instead of three.
+_CARD_INFO = np.array(
+    [(1 << s | (s + 1) << 4 if s >= 0 else 0) for s in CARD_SUIT] + [0],  # _NO_CARD
+    dtype=np.uint8,
+)
+_CARD_INFO[OCTOPUS] |= 128
+_U8_ONE = np.uint8(1)
 
 
 class _Flow:
@@ -295,13 +300,15 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         flat(s.history)[g * H + n.take(g)] = a.take(g)
         n += play
     # R4.2: the first Tiki card sets the suit to follow (specials have no suit).
+    info = _CARD_INFO.take(card)
     lead = s.lead_suit
-    lead_bit = _LEAD_BIT.take(lead)
-    off = np.bitwise_count(lead_bit | _SUIT_BIT.take(card)) == 2  # another suit: a void
+    # Shifting by 255 (no suit, -1) gives 0: numpy defines shifts past the width.
+    lead_bit = np.left_shift(_U8_ONE, lead.view(np.uint8))
+    off = np.bitwise_count(lead_bit | (info & 15)) == 2  # another suit: a void
     if off.any():
         o = np.flatnonzero(off)
         flat(s.voids)[fi.take(o)] |= lead_bit.take(o)
-    lead += (lead < 0) * _SUIT_PLUS1.take(card)
+    lead += (lead < 0) * ((info >> 4) & 7).view(np.int8)
     # The trick is complete once every player has played to it.
     complete = n == s.trick_number * P + P
     if play is None:
@@ -309,7 +316,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     else:
         complete &= play
         nxt = play & ~complete
-    octo = np.flatnonzero(card == OCTOPUS)
+    octo = np.flatnonzero(info >= 128)
     if octo.size:
         wait = octo[route.can_remove(s, octo)]
         s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
