@@ -201,13 +201,16 @@ def lap_length(state: State, idx: np.ndarray) -> np.ndarray:
 
 def move_forward(
     state: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
-) -> None:
+) -> tuple[np.ndarray, np.ndarray]:
     """Move boat `seat` to the next free field, skipping occupied ones (R6.2), in place.
 
     Progress grows by the fields sailed: every present field passed, plus the one
     landed on. The boat's own field counts as free, so on a route with no other free
     field it sails a whole lap (which then laps the last boat). `pres` is the games'
     `present_bits` when the caller has them.
+
+    Returns (fields, others): the (b,) fields the boats landed on and the (b,) field
+    sets the other boats occupy, for a following `dolphin_eligible`.
     """
     F = state.config.route_fields
     fi = _seat_index(state, idx, seat)
@@ -215,7 +218,8 @@ def move_forward(
     pos = fields.take(fi).astype(np.int64)
     if pres is None:
         pres = present_bits(state, idx)
-    free = pres & ~occupied_bits(state, idx, exclude=seat)
+    others = occupied_bits(state, idx, exclude=seat)
+    free = pres & ~others
     start = np.left_shift(_ONE, pos + 1)
     ahead = (free | free << F) & -start  # doubled: free fields from pos + 1 on
     land = ahead & -ahead  # its lowest bit: where the boat lands
@@ -224,6 +228,7 @@ def move_forward(
     to -= (to >= F) * np.uint8(F)  # (arithmetic: masked in-place updates are slow)
     fields[fi] = to
     flat(state.progress)[fi] += sailed
+    return to, others
 
 
 def has_lapped(
@@ -240,15 +245,24 @@ def has_lapped(
 
 
 def dolphin_eligible(
-    state: State, idx: np.ndarray, seat: np.ndarray, pres: np.ndarray | None = None
+    state: State,
+    idx: np.ndarray,
+    seat: np.ndarray,
+    pres: np.ndarray | None = None,
+    moved: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """(b,) bool: boat `seat` stands on a dolphin with the fields behind and ahead free (R6.3).
 
-    "Behind" and "ahead" are the nearest fields still in the route.
+    "Behind" and "ahead" are the nearest fields still in the route. `pres` and
+    `moved` (what `move_forward` returned) are for callers that have them.
     """
     F = state.config.route_fields
-    fi = _seat_index(state, idx, seat)
-    pos = flat(state.boat_field).take(fi).astype(np.int64)
+    if moved is None:
+        pos = flat(state.boat_field).take(_seat_index(state, idx, seat))
+        occ = None
+    else:
+        pos, occ = moved
+    pos = pos.astype(np.int64)
     on = state.config.deck.dolphin.take(flat(state.route).take(idx * F + pos))
     d = np.flatnonzero(on)
     if d.size == 0:
@@ -256,10 +270,12 @@ def dolphin_eligible(
     if d.size < len(idx):  # test only the boats on a dolphin
         idx, seat, pos = idx.take(d), seat.take(d), pos.take(d)
         pres = None if pres is None else pres.take(d)
+        occ = None if occ is None else occ.take(d)
     if pres is None:
         pres = present_bits(state, idx)
     pres2 = pres | pres << F
-    occ = occupied_bits(state, idx, exclude=seat)
+    if occ is None:
+        occ = occupied_bits(state, idx, exclude=seat)
     occ2 = occ | occ << F
     ahead = pres2 & -np.left_shift(_ONE, pos + 1)
     nxt = ahead & -ahead  # the next present field, doubled coordinates

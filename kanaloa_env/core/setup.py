@@ -121,7 +121,7 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
     # R2.2: random order and orientation: field 2n + side of slot n has deck code
     # 2 * card + (flip ^ side).
     order = np.argsort(words[:, K : K + N], axis=1, kind="stable")
-    code = 2 * np.take_along_axis(cards, order, axis=1)
+    code = 2 * cards.reshape(-1).take(order + np.arange(0, b * N, N)[:, None])
     code += (words[:, K + N : K + 2 * N] >> np.uint64(63)).astype(np.int8)
     fields = np.empty((b, 2 * N), dtype=np.int8)
     fields[:, 0::2] = code
@@ -181,12 +181,13 @@ _CARD_NUMBERS = np.arange(DECK_SIZE, dtype=np.uint64)
 
 
 def _or_groups(bits: np.ndarray) -> np.ndarray:
-    """(b, P, 8) -> (b, P) bitwise or over the last axis, as 7 whole-array ors
-    (numpy reduces a short axis several times slower)."""
-    out = bits[:, :, 0] | bits[:, :, 1]
-    for j in range(2, bits.shape[2]):
-        out |= bits[:, :, j]
-    return out
+    """(b, P, 8) one-bit sets of distinct cards -> (b, P) their union.
+
+    With distinct bits the union is the sum: one integer matrix product, where a
+    reduction along the short last axis runs several times slower.
+    """
+    b, P, k = bits.shape
+    return (bits.reshape(b * P, k) @ np.ones(k, dtype=np.uint64)).reshape(b, P)
 
 
 def start_round(state: State, idx: np.ndarray, trump: int | None = None) -> None:

@@ -420,8 +420,8 @@ def _moves(s: State, flow: _Flow) -> None:
         pending = np.concatenate([np.full(len(m[0]), m[2], np.int8) for m in flow.moves])
         allow = np.concatenate([np.full(len(m[0]), m[3]) for m in flow.moves])
     pres = route.present_bits(s, idx)
-    route.move_forward(s, idx, seat, pres)
-    go = _after_move(s, idx, seat, pending, allow, pres)
+    moved = route.move_forward(s, idx, seat, pres)
+    go = _after_move(s, idx, seat, pending, allow, pres, moved)
     if np.ndim(pending) == 0:  # trick winners only
         flow.add_settled(idx[go])
     else:
@@ -435,18 +435,20 @@ def _after_move(
     pending: int | np.ndarray,
     allow_dolphin: bool | np.ndarray,
     pres: np.ndarray | None = None,
+    moved: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """After a move: lapping (R9.2), then the dolphin (R6.3) where the move ended.
 
     `pending` (scalar or (b,)) is what continues after a dolphin decision,
     `allow_dolphin` (scalar or (b,)) whether the move may end in one; `pres` the
-    games' `route.present_bits` when the caller has them.
+    games' `route.present_bits` and `moved` what `route.move_forward` returned,
+    when the caller has them.
     Returns (b,) bool: the game goes on at once (not won, no dolphin decision waiting).
     """
     go = ~_check_lapped(s, idx, seat, pres)
     check = go & allow_dolphin
     while check.any():
-        e = np.flatnonzero(check & route.dolphin_eligible(s, idx, seat, pres))
+        e = np.flatnonzero(check & route.dolphin_eligible(s, idx, seat, pres, moved))
         if e.size == 0:
             break
         if s.config.dolphin == "optional":
@@ -456,7 +458,9 @@ def _after_move(
             s.current_player[g] = seat[e]
             go[e] = False
             break
-        route.move_forward(s, idx[e], seat[e], None if pres is None else pres[e])
+        to, _ = route.move_forward(s, idx[e], seat[e], None if pres is None else pres[e])
+        if moved is not None:  # the other boats stay where they were
+            moved[0][e] = to
         go[e] = ~_check_lapped(s, idx[e], seat[e], None if pres is None else pres[e])
         if not s.config.dolphin_chain:
             break
