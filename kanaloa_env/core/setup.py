@@ -190,11 +190,12 @@ def _or_groups(bits: np.ndarray) -> np.ndarray:
     return (bits.reshape(b * P, k) @ np.ones(k, dtype=np.uint64)).reshape(b, P)
 
 
-def start_round(state: State, idx: np.ndarray, trump: int | None = None) -> None:
+def start_round(state: State, idx: np.ndarray, trump: int | np.ndarray | None = None) -> None:
     """Deal and reset the per-round arrays of games `idx` (R3.1-R3.3), in place.
 
     `state.starting_player` and `state.round` must already hold the new round's;
-    `trump` is the trump when the caller knows it (else from the boats, R8.2).
+    `trump` (scalar or (b,)) is the trump when the caller knows it (else from the
+    boats, R8.2).
     """
     if len(idx) == 0:
         return

@@ -155,7 +155,7 @@ class _Flow:
     more than the arithmetic on a few hundred games.
     """
 
-    __slots__ = ("tricks", "moves", "settled", "payouts")
+    __slots__ = ("tricks", "moves", "settled", "payouts", "next_trick")
 
     def __init__(self) -> None:
         self.tricks: list[np.ndarray] = []  # games whose trick is complete (R5)
@@ -163,6 +163,7 @@ class _Flow:
         self.moves: list[tuple[np.ndarray, np.ndarray, int | np.ndarray, bool]] = []
         self.settled: list[np.ndarray] = []  # trick over, nothing pending: what next (R7.1)
         self.payouts: list[tuple[np.ndarray, int | np.ndarray]] = []  # (games, from rank), R7.3
+        self.next_trick: list[np.ndarray] = []  # games starting a trick: trump due (R5.5)
 
     # The adders skip empty sets, so an event with no games costs nothing.
     def add_tricks(self, idx: np.ndarray) -> None:
@@ -224,7 +225,7 @@ def _apply(s: State, a: np.ndarray) -> None:
         else:
             start = _joined([np.full(len(g), r) if np.ndim(r) == 0 else r for g, r in flow.payouts])
         _payouts(s, idx, start)
-    _settle(s)
+    _settle(s, flow)
     masks.refresh(s)
 
 
@@ -232,24 +233,29 @@ def _joined(parts: list[np.ndarray]) -> np.ndarray:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-def _settle(s: State) -> None:
-    """The end of a step: deal the new rounds, then set the games between tricks.
+def _settle(s: State, flow: _Flow) -> None:
+    """The end of a step: deal the new rounds, fix the trumps, set games between tricks.
 
-    All the step's new rounds (`_NEW_ROUND`) are dealt in one call (R3.1). No trick
-    is open while a game waits for a dolphin decision or the round-end removal, or
-    is over: clear the finished trick's suit to follow and show the trump the
-    leading boat gives now (R8.2; fixed again when the next trick starts, R5.5).
-    This is what a scenario of the position derives, so `from_scenario` gives back
-    an identical observation. Idempotent for games already over.
+    All the step's new rounds (`_NEW_ROUND`) are dealt in one call (R3.1). The
+    trump of every game that starts a trick or a round is fixed now (R5.5, R8.2).
+    No trick is open while a game waits for a dolphin decision or the round-end
+    removal, or is over: clear the finished trick's suit to follow and show the
+    trump the leading boat gives now (R8.2; fixed again when the next trick starts,
+    R5.5). This is what a scenario of the position derives, so `from_scenario`
+    gives back an identical observation. Idempotent for games already over.
+    Nothing moves a boat here, so one `trump_of` serves all of them.
     """
     idx = np.flatnonzero(s.phase >= _REMOVE_ROUND_END)
+    games = _joined([*flow.next_trick, idx])
+    if games.size == 0:
+        return
+    trump = route.trump_of(s, games)
+    s.trump[games] = trump
     if idx.size:
+        s.lead_suit[idx] = NO_SUIT
         new = s.phase.take(idx) == _NEW_ROUND
         if new.any():
-            start_round(s, idx[new])
-            idx = idx[~new]
-        s.lead_suit[idx] = NO_SUIT
-        s.trump[idx] = route.trump_of(s, idx)
+            start_round(s, idx[new], trump=trump[len(games) - len(idx) :][new])
 
 
 # ---- phase handlers ------------------------------------------------------------
@@ -490,7 +496,7 @@ def _after_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
         g, end = idx[more], idx[~more]
     s.phase[g] = _PLAY
     s.lead_suit[g] = NO_SUIT
-    s.trump[g] = route.trump_of(s, g)
+    flow.next_trick.append(g)  # its trump: `_settle`
     if end is not None:
         wait = route.can_remove(s, end)
         w = end[wait]
