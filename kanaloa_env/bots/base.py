@@ -58,38 +58,42 @@ _HIGH = np.uint64(0x8080808080808080)  # the high bit of every byte
 _LITTLE = sys.byteorder == "little"
 
 
-def _row_words(masks: np.ndarray) -> np.ndarray:
-    """(b, n) bool -> (b, ceil(n / 64)) uint64: bit j of word w is column 64 w + j."""
+def _row_words(masks: np.ndarray) -> list[np.ndarray]:
+    """(b, n) bool -> ceil(n / 64) contiguous (b,) uint64: bit j of word w is column 64 w + j."""
     b, n = masks.shape
     nw = max(1, -(-n // 64))
-    if b < 64 or n > 121 or not _LITTLE or not masks.flags.c_contiguous:
+    if b < 64 or n > 72 or not _LITTLE or not masks.flags.c_contiguous:
         words = np.zeros((b, nw), dtype=np.uint64)
         words.view(np.uint8)[:, : -(-n // 8)] = np.packbits(masks, axis=1, bitorder="little")
-        return words if _LITTLE else words.byteswap()
+        if not _LITTLE:
+            words.byteswap(inplace=True)
+        return [np.ascontiguousarray(words[:, j]) for j in range(nw)]
     # Packing the whole mask as one stream is ~8x faster than row by row (a short
     # axis). Row r then starts at bit n r; rows r = g m + i (g rows fill a whole
     # number of bytes) start `period` bytes apart at the same bit offset, so each
-    # residue i reads its rows as two strided (unaligned) words and shifts them.
+    # residue i reads its rows' first 64 columns as two strided (unaligned) words.
     stream = np.packbits(masks.reshape(-1), bitorder="little")
     buf = np.zeros(len(stream) + 16, dtype=np.uint8)  # room to read past the last row
     buf[: len(stream)] = stream
     g = 8 // math.gcd(n, 8)
     period = n * g // 8
-    words = np.empty((b, nw), dtype=np.uint64)
+    low = np.empty(b, dtype=np.uint64)
     for i in range(min(g, b)):
         first, shift = divmod(n * i, 8)
         rows = (b - i + g - 1) // g
-        lo = np.ndarray((rows,), np.uint64, buf, first, (period,))
-        hi = np.ndarray((rows,), np.uint64, buf, first + 8, (period,))
-        w = lo >> shift
+        w = np.ndarray((rows,), np.uint64, buf, first, (period,)) >> shift
         if shift:
-            w |= hi << (64 - shift)
+            w |= np.ndarray((rows,), np.uint64, buf, first + 8, (period,)) << (64 - shift)
         if n < 64:
             w &= (1 << n) - 1
-        words[i::g, 0] = w
-        if nw == 2:  # n <= 121: the row ends within `hi`
-            words[i::g, 1] = (hi >> shift) & ((1 << (n - 64)) - 1)
-    return words
+        low[i::g] = w
+    if n <= 64:
+        return [low]
+    # The (at most 8) columns past 64, one at a time.
+    high = masks[:, 64].astype(np.uint64)
+    for j in range(65, n):
+        high |= masks[:, j].astype(np.uint64) << (j - 64)
+    return [low, high]
 
 
 def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -111,35 +115,34 @@ def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         # The same draw and product as the batched path below.
         return legal[(rng.random(1) * len(legal)).astype(np.int64)]
     words = _row_words(masks)
-    counts = np.bitwise_count(words).astype(np.int64)  # (b, nw) legal actions per word
-    total = counts[:, 0].copy()
-    for j in range(1, words.shape[1]):
-        total += counts[:, j]
+    counts = [np.bitwise_count(w) for w in words]  # legal actions per word (uint8)
+    if masks.shape[1] > 255:  # sums past a byte
+        counts = [c.astype(np.int64) for c in counts]
+    total = counts[0] if len(words) == 1 else sum(counts[1:], counts[0])
     if b and not total.all():
         raise ValueError("every mask row needs at least one legal action")
     k = (rng.random(b) * total).astype(np.int64)
     # The word holding the k-th legal action, and k's rank inside it.
-    word, base, rank = words[:, 0], np.zeros(b, dtype=np.int64), k
-    upto = counts[:, 0].copy()  # legal actions in the words so far
-    for j in range(1, words.shape[1]):
+    word, base, rank = words[0], 0, k
+    upto = counts[0]  # legal actions in the words so far
+    for j in range(1, len(words)):
         later = k >= upto  # the k-th lies beyond word j - 1
-        word = np.where(later, words[:, j], word)
-        rank = rank - counts[:, j - 1] * later
-        base += 64 * later
-        upto += counts[:, j]
-    word = np.ascontiguousarray(word)
+        word = np.where(later, words[j], word)
+        rank = rank - counts[j - 1] * later
+        base = base + 64 * later
+        upto = upto + counts[j]
     # Legal actions up to and including each byte of the word, one count per byte
     # (the multiply sums the byte counts; none exceeds 64, so no byte overflows).
     upto = np.bitwise_count(word.view(np.uint8)).view(np.uint64) * _BYTES
     # The k-th set bit lies in the first byte whose count exceeds k: count the
     # bytes with upto <= k (bytewise: the high bit of 128 + k - upto survives).
-    r = rank.astype(np.uint64)
-    shift = np.bitwise_count(((r * _BYTES | _HIGH) - upto) & _HIGH).astype(np.uint64) << 3
+    r = rank.view(np.uint64)
+    shift = np.bitwise_count(((r * _BYTES | _HIGH) - upto) & _HIGH) << 3  # uint8: 8 * byte
     # Its rank inside that byte: k less the legal actions in the bytes below.
     index = ((word >> shift) & 0xFF) << 3
     index += r
     index -= ((upto << 8) >> shift) & 0xFF
-    return base + shift.view(np.int64) + _SELECT8.take(index)
+    return base + shift + _SELECT8.take(index.view(np.int64))
 
 
 class RandomBot:

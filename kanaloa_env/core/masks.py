@@ -84,7 +84,10 @@ def compute_mask(
     # seat (or wraps around); its word is cleared by the phase below.
     hand = flat(state.hands).take(seat_index)
     allowed = playable_cards(hand, lead)
-    word = (allowed & _NOT_SPECIAL) | _SPECIAL_ACTIONS.take(allowed >> _SPECIAL_SHIFT)
+    # (int64 indices: numpy converts uint64 ones at some cost)
+    word = (allowed & _NOT_SPECIAL) | _SPECIAL_ACTIONS.take(
+        (allowed >> _SPECIAL_SHIFT).view(np.int64)
+    )
     playing = phase == _PLAY
     if not playing.all():
         word *= playing  # cards only in phase play

@@ -7,6 +7,8 @@ SplitMix64's finaliser, applied elementwise with wrapping uint64 arithmetic.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -48,11 +50,20 @@ def game_keys(seed: int, game_ids: np.ndarray) -> np.ndarray:
 
 def draws(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
     """(B, n) uint64 random words for each game key and round: counters 0..n-1."""
+    # All operands are arrays (a scalar round as shape (1,)): numpy wraps array
+    # integer overflow silently, so no errstate is needed (it warns for scalars).
+    r = np.asarray(round_, dtype=np.uint64).reshape(-1)
+    base = mix64(keys ^ (r * _ROUND_MULT))
+    return mix64(base[:, None] ^ _counters(n))
+
+
+@lru_cache(maxsize=16)
+def _counters(n: int) -> np.ndarray:
+    """(n,) uint64 counter terms of `draws` (read-only)."""
     with np.errstate(over="ignore"):
-        r = np.asarray(round_, dtype=np.uint64)
-        base = mix64(keys ^ (r * _ROUND_MULT))
         ctr = np.arange(1, n + 1, dtype=np.uint64) * _COUNTER_MULT
-        return mix64(base[:, None] ^ ctr[None, :])
+    ctr.flags.writeable = False
+    return ctr
 
 
 def permutations(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
