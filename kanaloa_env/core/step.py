@@ -298,12 +298,14 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     free = kind & ~played
     played |= free & -free  # `tricks.add_played`: the lowest copy not yet played
     n = s.num_played
+    pos = route.local_index(B, H) + n  # the next free history slot of each game
+    card8 = card.astype(np.int8)  # (a scatter that casts costs more than the cast)
     if play is None:
-        flat(s.history)[route.local_index(B, H) + n] = card
+        flat(s.history)[pos] = card8
         n += 1
     else:
         g = np.flatnonzero(play)
-        flat(s.history)[g * H + n.take(g)] = a.take(g)
+        flat(s.history)[pos.take(g)] = card8.take(g)
         n += play
     # R4.2: the first Tiki card sets the suit to follow (specials have no suit).
     info = _CARD_INFO.take(card)
@@ -311,9 +313,11 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     # Shifting by 255 (no suit, -1) gives 0: numpy defines shifts past the width.
     lead_bit = np.left_shift(_U8_ONE, lead.view(np.uint8))
     off = np.bitwise_count(lead_bit | (info & 15)) == 2  # another suit: a void
-    if off.any():
-        o = np.flatnonzero(off)
-        flat(s.voids)[fi.take(o)] |= lead_bit.take(o)
+    if B > 64 or off.any():  # (whole-batch: cheaper than gathering the few)
+        voids = flat(s.voids)
+        seen = voids.take(fi)
+        seen |= lead_bit * off
+        voids[fi] = seen
     lead += (lead < 0) * ((info >> 4) & 7).view(np.int8)
     # The trick is complete once every player has played to it.
     complete = n == s.trick_number * P + P
