@@ -109,7 +109,7 @@ def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         raise ValueError(f"masks must be a (b, n) bool array, got {masks.dtype} {masks.shape}")
     b = len(masks)
     if b == 1:  # the AEC env's case: a few scalar operations
-        legal = np.flatnonzero(masks[0])
+        legal = masks[0].nonzero()[0]
         if len(legal) == 0:
             raise ValueError("every mask row needs at least one legal action")
         # The same draw and product as the batched path below.

@@ -102,7 +102,7 @@ def compute_mask(
         word *= playing  # cards only in phase play
         if state.config.nil_announcement:
             word |= _PHASE_ACTIONS.take(phase)
-        rem = np.flatnonzero((phase | 1) == _REMOVE_ROUND_END)  # phases 2 and 3: a removal
+        rem = ((phase | 1) == _REMOVE_ROUND_END).nonzero()[0]  # phases 2 and 3: a removal
         if rem.size:
             games = rem if idx is None else idx[rem]
             word[rem] = removable_bits(state, games, cur.take(rem)).view(np.uint64) << _REMOVE_SHIFT

@@ -264,7 +264,7 @@ def dolphin_eligible(
         pos, occ = moved
     pos = pos.astype(np.int64)
     on = state.config.deck.dolphin.take(flat(state.route).take(idx * F + pos))
-    d = np.flatnonzero(on)
+    d = on.nonzero()[0]
     if d.size == 0:
         return on
     if d.size < len(idx):  # test only the boats on a dolphin

@@ -5,6 +5,13 @@ batch raises and leaves the state as it was; (2) dispatch the games by phase, on
 function per phase; (3) automatic events in sequence (finish the trick, move the
 winner, dolphin, lapping, round end, removal, variant payouts, next deal); (4)
 rewards and the cached mask.
+
+Speed (the step runs ~10^3 batch operations a second on 8192 games, and at batch
+size 1 each numpy call's ~1-3 us is the whole cost): the card play is whole-batch
+arithmetic; the other phases and the automatic events run once per step on the
+index set of their games (`_Flow`); per-game values are gathered with `take` on
+flat indices; wrap-arounds are arithmetic, not masked in-place updates; index sets
+come from `x.nonzero()[0]` (np.flatnonzero adds a Python wrapper).
 """
 
 from __future__ import annotations
@@ -199,7 +206,7 @@ def _apply(s: State, a: np.ndarray) -> None:
     else:
         if n_play:
             flow.add_tricks(_play_cards(s, a, play))
-        rest = np.flatnonzero(~play)
+        rest = (~play).nonzero()[0]
         ph = phase.take(rest)
         if (ph == _ANNOUNCE_PHASE).any():
             g = rest[ph == _ANNOUNCE_PHASE]
@@ -245,7 +252,7 @@ def _settle(s: State, flow: _Flow) -> None:
     gives back an identical observation. Idempotent for games already over.
     Nothing moves a boat here, so one `trump_of` serves all of them.
     """
-    idx = np.flatnonzero(s.phase >= _REMOVE_ROUND_END)
+    idx = (s.phase >= _REMOVE_ROUND_END).nonzero()[0]
     games = _joined([*flow.next_trick, idx])
     if games.size == 0:
         return
@@ -304,7 +311,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         flat(s.history)[pos] = card8
         n += 1
     else:
-        g = np.flatnonzero(play)
+        g = play.nonzero()[0]
         flat(s.history)[pos.take(g)] = card8.take(g)
         n += play
     # R4.2: the first Tiki card sets the suit to follow (specials have no suit).
@@ -326,7 +333,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     else:
         complete &= play
         nxt = play & ~complete
-    octo = np.flatnonzero(info >= 128)
+    octo = (info >= 128).nonzero()[0]
     if octo.size:
         wait = octo[route.can_remove(s, octo)]
         s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
@@ -334,7 +341,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         nxt[wait] = False
     cur += nxt
     cur -= (cur == P) * np.int8(P)
-    return np.flatnonzero(complete)
+    return complete.nonzero()[0]
 
 
 def _after_card(s: State, idx: np.ndarray) -> np.ndarray:
@@ -370,7 +377,7 @@ def _dolphin(s: State, idx: np.ndarray, a: np.ndarray, flow: _Flow) -> None:
     pending = s.pending.take(idx)
     s.pending[idx] = _PENDING_NONE
     if take.any():
-        t = np.flatnonzero(take)
+        t = take.nonzero()[0]
         flow.add_moves(idx[t], seat[t], pending[t], s.config.dolphin_chain)
         keep = ~take
         idx, seat, pending = idx[keep], seat[keep], pending[keep]
@@ -458,7 +465,7 @@ def _after_move(
     go = ~_check_lapped(s, idx, seat, pres)
     check = go & allow_dolphin
     while check.any():
-        e = np.flatnonzero(check & route.dolphin_eligible(s, idx, seat, pres, moved))
+        e = (check & route.dolphin_eligible(s, idx, seat, pres, moved)).nonzero()[0]
         if e.size == 0:
             break
         if s.config.dolphin == "optional":
@@ -534,7 +541,7 @@ def _payouts(s: State, idx: np.ndarray, start: int | np.ndarray) -> None:
         )
         if not pay.any():
             continue
-        p = np.flatnonzero(pay)
+        p = pay.nonzero()[0]
         alive = np.ones(len(p), dtype=bool)
         for _ in range(PAYOUT_STEPS):
             q = p[alive]
