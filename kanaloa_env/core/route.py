@@ -135,7 +135,7 @@ def slot_bits(state: State, idx: np.ndarray) -> np.ndarray:
 
 def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int64 field set of the fields whose ocean card is still in the route."""
-    return _spread_table(state.config.route_cards).take(slot_bits(state, idx))
+    return _spread_table(state.config.route_cards).take(state.present_slots.take(idx))
 
 
 def field_present(state: State, idx: np.ndarray) -> np.ndarray:
@@ -262,13 +262,14 @@ def dolphin_eligible(
         occ = None
     else:
         pos, occ = moved
-    pos = pos.astype(np.int64)
     on = state.config.deck.dolphin.take(flat(state.route).take(idx * F + pos))
     d = on.nonzero()[0]
     if d.size == 0:
         return on
     if d.size < len(idx):  # test only the boats on a dolphin
-        idx, seat, pos = idx.take(d), seat.take(d), pos.take(d)
+        pos = pos.take(d)
+        if pres is None or occ is None:
+            idx, seat = idx.take(d), seat.take(d)
         pres = None if pres is None else pres.take(d)
         occ = None if occ is None else occ.take(d)
     if pres is None:
@@ -276,11 +277,12 @@ def dolphin_eligible(
     pres2 = pres | pres << F
     if occ is None:
         occ = occupied_bits(state, idx, exclude=seat)
-    occ2 = occ | occ << F
-    ahead = pres2 & -np.left_shift(_ONE, pos + 1)
+    at = np.left_shift(_ONE, pos)  # the boat's field, as a one-bit set
+    ahead = pres2 & -(at << 1)
     nxt = ahead & -ahead  # the next present field, doubled coordinates
-    prv = _highest_bit(pres2 & (np.left_shift(_ONE, pos + F) - 1))  # the previous one
-    ok = ((occ2 & nxt) == 0) & (((occ2 >> prv) & 1) == 0)
+    prv = _highest_bit(pres2 & ((at << F) - 1))  # the previous one
+    # Both free: neither is a field of another boat (doubled: F apart, same field).
+    ok = ((occ | occ << F) & (nxt | np.left_shift(_ONE, prv))) == 0
     if len(d) == len(on):
         return ok
     on[d] = ok

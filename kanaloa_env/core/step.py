@@ -39,7 +39,7 @@ from .constants import (
 from .route import flat
 from .setup import start_round
 from .state import State
-from .tricks import trick_winner_fast
+from .tricks import trick_winner_seat
 
 
 def step(state: State, actions: np.ndarray) -> State:
@@ -409,9 +409,7 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     tn = s.trick_number.take(idx)
     first = idx * H + tn * P
     cards = flat(s.history).take(first[:, None] + np.arange(P))
-    order = trick_winner_fast(cards, s.trump.take(idx), s.lead_suit.take(idx))
-    w = s.leader.take(idx) + order
-    w -= (w >= P) * P  # (arithmetic: masked in-place updates are slow)
+    w = trick_winner_seat(cards, s.trump.take(idx), s.lead_suit.take(idx), s.leader.take(idx))
     fi = idx * P + w
     flat(s.tricks_won)[fi] += 1
     s.trick_number[idx] = tn + 1

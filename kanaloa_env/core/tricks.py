@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from .constants import (
@@ -41,18 +43,22 @@ def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) ->
     return np.argmax(score, axis=1)
 
 
-def _winner_keys() -> np.ndarray:
-    """`trick_winner`'s score as one table lookup, with the position folded in.
+@cache
+def _winner_keys(num_players: int) -> np.ndarray:
+    """`trick_winner`'s score as one table lookup, with position and seat folded in.
 
-    Entry `((trump * 5 + lead_suit + 1) * MAX_PLAYERS + p) * NUM_CARD_TYPES + card`
-    is `8 * score + 7 - p` with `trick_winner`'s score of the card at position p
-    (a Kanaloa there scores `24 + p`). The largest key of a trick is its winner,
-    the first position among equal scores (as `np.argmax`), at `7 - key % 8`.
+    Entry `(((trump * 5 + lead_suit + 1) * P + leader) * P + p) * NUM_CARD_TYPES +
+    card` is `64 * score + 8 * (7 - p) + seat`, with `trick_winner`'s score of the
+    card at position p (a Kanaloa there scores `24 + p`) and `seat = (leader + p) %
+    P` who played it. The largest key of a trick is its winner, the first position
+    among equal scores (as `np.argmax`), and `key % 8` the winner's seat.
     """
-    trump, lead, p, card = np.meshgrid(
+    P = num_players
+    trump, lead, leader, p, card = np.meshgrid(
         np.arange(NUM_SUITS),
         np.arange(-1, NUM_SUITS),
-        np.arange(MAX_PLAYERS),
+        np.arange(P),
+        np.arange(P),
         np.arange(NUM_CARD_TYPES),
         indexing="ij",
     )
@@ -60,27 +66,28 @@ def _winner_keys() -> np.ndarray:
     score = np.where((suit == lead) & (suit >= 0), rank, -1)
     score = np.where(suit == trump, NUM_VALUES + rank, score)
     score = np.where(card == KANALOA, 2 * NUM_VALUES + p, score)
-    return (8 * score + 7 - p).astype(np.int16).ravel()
+    return (64 * score + 8 * (7 - p) + (leader + p) % P).astype(np.int16).ravel()
 
 
-_WINNER_KEYS = _winner_keys()
+def trick_winner_seat(
+    cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray, leader: np.ndarray
+) -> np.ndarray:
+    """(b,) seat that wins each complete trick of real cards (R5).
 
-
-def trick_winner_fast(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
-    """`trick_winner` for complete tricks of real cards: (b, P) card types 0..49.
-
-    One table lookup per card and a maximum over the seats instead of three
-    `np.where` passes and an `argmax` (which numpy runs slowly over a short axis).
+    `cards` (b, P) card types 0..49 in play order from `leader` (b,); `trump`,
+    `lead_suit` as for `trick_winner`. One table lookup per card and a maximum
+    over the seats instead of three `np.where` passes and an `argmax` (which numpy
+    runs slowly over a short axis), and no wrap-around for the seat.
     """
     b, P = cards.shape
     if b <= _SMALL:
-        return trick_winner(cards, trump, lead_suit)
-    ctx = (trump.astype(np.int64) * 5 + lead_suit + 1) * (MAX_PLAYERS * NUM_CARD_TYPES)
-    keys = _WINNER_KEYS.take(ctx[:, None] + _SEAT_OFFSETS[:P] + cards)
+        return (leader + trick_winner(cards, trump, lead_suit)) % P
+    ctx = ((trump.astype(np.int64) * 5 + lead_suit + 1) * P + leader) * (P * NUM_CARD_TYPES)
+    keys = _winner_keys(P).take(ctx[:, None] + _SEAT_OFFSETS[:P] + cards)
     best = np.maximum(keys[:, 0], keys[:, 1])
     for p in range(2, P):
         np.maximum(best, keys[:, p], out=best)
-    return 7 - (best & 7)
+    return best & 7
 
 
 _SEAT_OFFSETS = np.arange(MAX_PLAYERS, dtype=np.int64) * NUM_CARD_TYPES
