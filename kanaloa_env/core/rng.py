@@ -43,9 +43,17 @@ def check_seed(seed: object) -> int:
 
 def game_keys(seed: int, game_ids: np.ndarray) -> np.ndarray:
     """Keys of games `game_ids` (int array) of the stream seeded `seed`, (len,) uint64."""
-    with np.errstate(over="ignore"):
-        base = mix64(np.array([check_seed(seed)], dtype=np.uint64))
-        return mix64(base ^ mix64(np.asarray(game_ids, dtype=np.uint64)))
+    # Arrays only (a scalar id as shape (1,)): array integer overflow wraps silently.
+    ids = np.atleast_1d(np.asarray(game_ids, dtype=np.uint64))
+    return mix64(_seed_base(check_seed(seed)) ^ mix64(ids))
+
+
+@lru_cache(maxsize=64)
+def _seed_base(seed: int) -> np.ndarray:
+    """(1,) uint64 hash of a stream's seed (read-only), the same for all its games."""
+    base = mix64(np.array([seed], dtype=np.uint64))
+    base.flags.writeable = False
+    return base
 
 
 def draws(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:

@@ -358,19 +358,23 @@ def remove_slot(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
     """
     F, P, N = state.config.route_fields, state.num_players, state.config.route_cards
     prog = state.progress.take(idx, axis=0)
-    # The last boat: the lowest progress, the lowest seat among equals (as argmin).
-    key = min_seats(prog.astype(np.int64) * 8 + np.arange(P))
-    low, last = key >> 3, key & 7
-    last_field = flat(state.boat_field).take(idx * P + last).astype(np.int64)
+    # The last boat: the lowest progress, the lowest seat among equals (as argmin);
+    # progress stays far below 2**28, so 8 * progress fits the int32.
+    key = min_seats(prog * 8 + _SEATS[:P])
+    after = flat(state.boat_field).take(idx * P + (key & 7)) + 1  # field after it
     pres = present_bits(state, idx)
     # Present fields from just after the last boat up to the card's first field.
-    d = 2 * slot.astype(np.int64) - last_field - 1
+    d = 2 * slot - after
     d += (d < 0) * F
-    card_dist = np.bitwise_count(((pres | pres << F) >> (last_field + 1)) & ((2 << d) - 1))
-    beyond = (prog - low[:, None]) > card_dist[:, None]
-    flat(state.progress)[(idx * P)[:, None] + np.arange(P)] = prog - 2 * beyond
+    card_dist = np.bitwise_count(((pres | pres << F) >> after) & ((2 << d) - 1))
+    # Boats beyond the card (from the last boat) lose its two fields.
+    prog -= 2 * ((prog - (key >> 3)[:, None]) > card_dist[:, None])
+    flat(state.progress)[(idx * P)[:, None] + _SEATS[:P]] = prog
     flat(state.present)[idx * N + slot] = False
     state.present_slots[idx] &= ~np.left_shift(np.uint16(1), slot.astype(np.uint16))
+
+
+_SEATS = np.arange(8, dtype=np.int32)
 
 
 def leading_seat(state: State, idx: np.ndarray) -> np.ndarray:
