@@ -96,12 +96,13 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
     if a.dtype != np.int64:
         a = a.astype(np.int64)
-    over = state.phase == _GAME_OVER
     if a.min() >= 0 and a.max() < NUM_ACTIONS:
-        ok = flat(state.legal).take(route.local_index(len(a), NUM_ACTIONS) + a) | over
+        ok = flat(state.legal).take(route.local_index(len(a), NUM_ACTIONS) + a)
     else:
         in_range = (a >= 0) & (a < NUM_ACTIONS)
-        ok = over | (in_range & state.legal[_rows(len(a)), np.where(in_range, a, 0)])
+        ok = in_range & state.legal[np.arange(len(a)), np.where(in_range, a, 0)]
+    if not ok.all():
+        ok |= state.phase == _GAME_OVER  # finished games ignore their entry
     if not ok.all():
         bad = np.flatnonzero(~ok)
         parts = []
@@ -115,20 +116,6 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
         raise ValueError("illegal actions: " + "; ".join(parts) + more)
     return a
-
-
-_ROWS: dict[int, np.ndarray] = {}
-
-
-def _rows(n: int) -> np.ndarray:
-    """A cached read-only `np.arange(n)`."""
-    rows = _ROWS.get(n)
-    if rows is None:
-        if len(_ROWS) > 64:
-            _ROWS.clear()
-        rows = _ROWS[n] = np.arange(n)
-        rows.flags.writeable = False
-    return rows
 
 
 # Plain ints: IntEnum attribute access and conversion cost more than the numpy work
