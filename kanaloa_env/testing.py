@@ -45,13 +45,13 @@ def check_invariants(state: State) -> None:
     """Check every game of a batch; raise `InvariantError` on the first broken rule.
 
     Checked: cards are conserved and no card is in two places (R1.2, R3.1); hand
-    sizes match the tricks played; the `played` bit set matches the history and
-    `present_slots` matches `present`; at
-    most one boat per field except boats that never left the start field (R2.3); progress differences agree with the boats'
-    fields (R9.1) and no boat is more than a lap ahead unless it won (R9.2); at
-    least three ocean cards remain (R7.2); tricks won add up; the cached mask equals
-    a fresh computation and is non-empty exactly when the game is not over; end
-    flags, winner and player to act agree.
+    sizes match the tricks played; the cached bit sets agree with the arrays they
+    summarise (`played` with the history, `present_slots` with `present`); at most
+    one boat per field except boats that never left the start field (R2.3);
+    progress differences agree with the boats' fields (R9.1) and no boat is more
+    than a lap ahead unless it won (R9.2); at least three ocean cards remain (R7.2);
+    tricks won add up; the cached mask equals a fresh computation and is non-empty
+    exactly when the game is not over; end flags, winner and player to act agree.
     """
     cfg = state.config
     P, B = cfg.num_players, state.batch_size
