@@ -36,6 +36,7 @@ from .constants import (
     Pending,
     Phase,
 )
+from .route import local_index
 from .state import State
 
 MAX_FIELDS = 2 * MAX_OCEAN_CARDS
@@ -275,19 +276,6 @@ _FIELD_TABLES: dict[int, np.ndarray] = {}
 _TRIANGLES: dict[int, np.ndarray] = {}
 
 
-_ROW_STARTS: dict[tuple[int, int], np.ndarray] = {}
-
-
-def _row_starts(rows: int, width: int) -> np.ndarray:
-    """(rows, 1) float32 `r * width`: flat offsets of the rows of a (rows, width) array."""
-    starts = _ROW_STARTS.get((rows, width))
-    if starts is None:
-        if len(_ROW_STARTS) > 16:
-            _ROW_STARTS.clear()
-        starts = _ROW_STARTS[rows, width] = (np.arange(rows, dtype=np.float32) * width)[:, None]
-    return starts
-
-
 def _triangle(n: int) -> np.ndarray:
     """(n, n) float32 with ones on and above the diagonal: `x @ T` is the running sum."""
     tri = _TRIANGLES.get(n)
@@ -364,7 +352,6 @@ def observe(
 
 
 _CHUNK = 1024
-assert _CHUNK * (MAX_FIELDS + 1) < 2**24  # float32 flat indices in `_encode` stay exact
 
 
 def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
@@ -425,13 +412,13 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     rank = np.matmul(pres.view(np.uint8), _triangle(F))  # present fields up to each, float32
     lap_f = rank[:, -1:]  # (B, 1) fields in one lap
     own_field = state.boat_field.take(rows * P + me).astype(np.intp)
-    # A present field's place ahead of the own boat, as a flat index into `field_bytes`
-    # (B, 25); removed fields all go to the spare last column. float32 throughout, exact
-    # because B <= _CHUNK keeps every index far below 2**24.
+    # A present field's place ahead of the own boat (counts below 25, exact in
+    # float32), then its flat index into `field_bytes` (B, 25); removed fields all go
+    # to the spare last column.
     place = rank - rank.take(rows * F + own_field)[:, None]
     place += lap_f * (place < 0)
-    place = np.where(pres, place, np.float32(MAX_FIELDS))
-    place += _row_starts(B, MAX_FIELDS + 1)
+    place = np.where(pres, place, np.float32(MAX_FIELDS)).astype(np.intp)
+    place += local_index(B, MAX_FIELDS + 1)[:, None]
     occ = np.zeros((B, F), dtype=np.intp)
     occ.reshape(-1)[(col * F + state.boat_field).reshape(-1)] = 1
     occ += state.route  # key 2 * code + occupied
@@ -442,7 +429,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
         table = _FIELD_TABLES[id(deck)] = _field_table(deck.color, deck.dolphin, deck.start)
     field_bytes = np.zeros((B, MAX_FIELDS + 1), dtype=np.uint8)
     # Flat fancy assignment: several times faster than ndarray.put here.
-    field_bytes.reshape(-1)[place.astype(np.intp).reshape(-1)] = table.take(occ).reshape(-1)
+    field_bytes.reshape(-1)[place.reshape(-1)] = table.take(occ).reshape(-1)
     codes[:, _ROUTE:_TAIL] = field_bytes[:, :MAX_FIELDS]
     codes[:, _TAIL:] = _ZERO_ROW
 

@@ -45,34 +45,30 @@ def flat(x: np.ndarray) -> np.ndarray:
 # ---- reductions over the seat axis of (b, P) arrays -----------------------------
 
 
+def _fold_seats(x: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
+    """(b, P) -> (b,) `ufunc` folded over the seats: column by column at large b,
+    where numpy's reduction along a short axis is several times slower."""
+    if len(x) <= _SMALL:
+        return ufunc.reduce(x, axis=1)
+    out = ufunc(x[:, 0], x[:, 1])
+    for p in range(2, x.shape[1]):
+        ufunc(out, x[:, p], out=out)
+    return out
+
+
 def or_seats(x: np.ndarray) -> np.ndarray:
     """(b, P) -> (b,) bitwise or over the seats."""
-    if len(x) <= _SMALL:
-        return np.bitwise_or.reduce(x, axis=1)
-    out = x[:, 0] | x[:, 1]
-    for p in range(2, x.shape[1]):
-        out |= x[:, p]
-    return out
+    return _fold_seats(x, np.bitwise_or)
 
 
 def min_seats(x: np.ndarray) -> np.ndarray:
     """(b, P) -> (b,) minimum over the seats."""
-    if len(x) <= _SMALL:
-        return x.min(axis=1)
-    out = np.minimum(x[:, 0], x[:, 1])
-    for p in range(2, x.shape[1]):
-        np.minimum(out, x[:, p], out=out)
-    return out
+    return _fold_seats(x, np.minimum)
 
 
 def max_seats(x: np.ndarray) -> np.ndarray:
     """(b, P) -> (b,) maximum over the seats."""
-    if len(x) <= _SMALL:
-        return x.max(axis=1)
-    out = np.maximum(x[:, 0], x[:, 1])
-    for p in range(2, x.shape[1]):
-        np.maximum(out, x[:, p], out=out)
-    return out
+    return _fold_seats(x, np.maximum)
 
 
 # ---- bit sets of the route -------------------------------------------------------
