@@ -134,16 +134,6 @@ def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
     return _spread_table(state.config.route_cards).take(state.present_slots.take(idx))
 
 
-def field_present(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b, F) bool: the field's ocean card is still in the route."""
-    return np.repeat(state.present.take(idx, axis=0), 2, axis=1)
-
-
-def boat_bits(fields: np.ndarray) -> np.ndarray:
-    """(b, P) field indices -> (b, P) int64 one-bit sets."""
-    return np.left_shift(_ONE, fields.astype(np.int64))
-
-
 def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
     """(b,) int64 field set of fields some boat stands on (R6.1), not counting seat `exclude`."""
     bits = np.left_shift(_ONE, state.boat_field.take(idx, axis=0))
@@ -155,12 +145,6 @@ def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = No
 def _occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int64 slot set of the ocean cards a boat stands on (not free, R6.1)."""
     return or_seats(np.left_shift(_ONE, state.boat_field.take(idx, axis=0) >> 1))
-
-
-def occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b, N) bool: a boat stands on one of the ocean card's fields (so it is not free, R6.1)."""
-    occ = _occupied_slots(state, idx)
-    return ((occ[:, None] >> np.arange(state.config.route_cards)) & 1).astype(bool)
 
 
 _LOCAL_INDEX: dict[tuple[int, int], np.ndarray] = {}
