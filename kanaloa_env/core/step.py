@@ -39,7 +39,7 @@ from .constants import (
 from .route import flat
 from .setup import start_round
 from .state import State
-from .tricks import trick_winner_seat
+from .tricks import add_played, trick_winner_seat
 
 
 def step(state: State, actions: np.ndarray) -> State:
@@ -288,9 +288,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     kind = _CARD_BITS.take(card)
     bits = hand & kind
     hands[fi] = hand ^ (bits & -bits)  # one copy of the card type
-    played = s.played
-    free = kind & ~played
-    played |= free & -free  # `tricks.add_played`: the lowest copy not yet played
+    add_played(s.played, kind)
     n = s.num_played
     pos = route.local_index(B, H) + n  # the next free history slot of each game
     card8 = card.astype(np.int8)  # (a scatter that casts costs more than the cast)

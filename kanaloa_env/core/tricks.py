@@ -93,15 +93,16 @@ def trick_winner_seat(
 _SEAT_OFFSETS = np.arange(MAX_PLAYERS, dtype=np.int64) * NUM_CARD_TYPES
 
 
-def add_played(played: np.ndarray, card: np.ndarray) -> np.ndarray:
-    """(b,) uint64 bit sets of the round's played cards with one more card of type `card`.
+def add_played(played: np.ndarray, kind: np.ndarray) -> None:
+    """Add one card to (b,) uint64 `played`, the round's played cards, in place.
 
+    `kind` (b,) holds the card type's copy bits (`CARD_TYPE_BITS`; 0 adds nothing).
     A Tiki card sets its own bit; a Kanaloa or octopus sets the lowest copy bit not
     yet set, so the set depends only on which card types were played (it is the
     same whether built step by step or from a scenario's list).
     """
-    free = CARD_TYPE_BITS.take(card) & ~played
-    return played | (free & (~free + _ONE))
+    free = kind & ~played
+    played |= free & (~free + _ONE)
 
 
 def played_from_history(history: np.ndarray, num_played: np.ndarray) -> np.ndarray:
@@ -109,5 +110,5 @@ def played_from_history(history: np.ndarray, num_played: np.ndarray) -> np.ndarr
     played = np.zeros(len(history), dtype=np.uint64)
     for j in range(history.shape[1]):
         on = j < num_played
-        played = np.where(on, add_played(played, np.where(on, history[:, j], 0)), played)
+        add_played(played, np.where(on, CARD_TYPE_BITS.take(np.maximum(history[:, j], 0)), 0))
     return played
