@@ -120,8 +120,6 @@ stopped after `max_rounds` every `truncations` entry.
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 import warnings
 from typing import Any
 
@@ -137,7 +135,7 @@ from .core.constants import PHASE_NAMES, action_name
 from .core.observation import OFFSETS
 from .core.rng import check_seed
 from .core.state import State
-from .render.text import render_text
+from .render.text import render_text, terminal_wants_color
 
 __all__ = ["ENV_ID", "env", "raw_env"]
 
@@ -439,7 +437,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         if self.render_mode == "ansi":
             return render_text(s, 0, color=True)
         if self.render_mode == "human":
-            color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+            color = terminal_wants_color()
             print(render_text(s, 0, color=color))
             return None
         return self._render_rgb(s, 0)  # type: ignore[misc]

@@ -20,7 +20,6 @@ output is a terminal (`--color` overrides; `NO_COLOR` is honoured).
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -48,7 +47,7 @@ from .core.constants import (
 )
 from .core.state import State
 from .records import Recorder, bot_action, describe_step, ocean_card_ahead
-from .render.text import render_text
+from .render.text import add_color_option, color_from_option, render_text
 
 __all__ = ["HumanQuit", "Move", "main", "parse_move", "play_game"]
 
@@ -372,12 +371,7 @@ def _build_parser() -> argparse.ArgumentParser:
         default="optional",
         help="dolphin moves: you decide (optional) or always taken (R6.3)",
     )
-    ap.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="ANSI colours: auto = only when the output is a terminal and NO_COLOR is unset",
-    )
+    add_color_option(ap)
     ap.add_argument("--record", metavar="FILE", help="save the game record (JSON lines) here")
     return ap
 
@@ -407,10 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except (TypeError, ValueError) as e:
         ap.error(str(e))
-    if args.color == "auto":
-        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    else:
-        color = args.color == "always"
+    color = color_from_option(args.color)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     try:
         play_game(config, args.seat, bots, seed, color=color, record_path=args.record)

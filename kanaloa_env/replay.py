@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from .records import ReplayError, describe_step, load_records, replay
-from .render.text import render_text
+from .render.text import add_color_option, color_from_option, render_text
 
 __all__ = ["main"]
 
@@ -39,12 +39,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="always show this player's hand (default: the player to act)",
     )
     ap.add_argument("--brief", action="store_true", help="print what happened, without the tables")
-    ap.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="ANSI colours: auto = only when the output is a terminal and NO_COLOR is unset",
-    )
+    add_color_option(ap)
     ap.add_argument("--gif", metavar="OUT", help="write an animated GIF of the game here")
     ap.add_argument("--png-dir", metavar="DIR", help="write one PNG per position into DIR")
     ap.add_argument(
@@ -84,10 +79,7 @@ def _main(argv: Sequence[str] | None) -> int:
         ap.error(f"--seat must be in 0..{P - 1}")
     if args.every < 1:
         ap.error("--every must be >= 1")
-    if args.color == "auto":
-        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    else:
-        color = args.color == "always"
+    color = color_from_option(args.color)
     render = bool(args.gif or args.png_dir)
     names = [f"player_{p}" for p in range(P)]
     players = rec.meta.get("players") if isinstance(rec.meta, dict) else None

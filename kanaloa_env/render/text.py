@@ -16,7 +16,10 @@ with the hand and legal actions, or the result once the game is over.
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
+import sys
 
 import numpy as np
 
@@ -56,6 +59,29 @@ _TURN = {
     Phase.REMOVE_ROUND_END: "removes a free ocean card (end of round, R7.1)",
     Phase.DOLPHIN: "takes or declines the dolphin move (R6.3)",
 }
+
+
+COLOR_CHOICES = ("auto", "always", "never")
+
+
+def terminal_wants_color() -> bool:
+    """ANSI colours by default only on a terminal, and never when NO_COLOR is set."""
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def add_color_option(ap: argparse.ArgumentParser) -> None:
+    """The `--color auto|always|never` option of the command-line tools."""
+    ap.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="ANSI colours: auto = only when the output is a terminal and NO_COLOR is unset",
+    )
+
+
+def color_from_option(choice: str) -> bool:
+    """Whether to colour, for a `--color` value (see `add_color_option`)."""
+    return terminal_wants_color() if choice == "auto" else choice == "always"
 
 
 def render_text(state: State, game: int = 0, color: bool = True, seat: int | None = None) -> str:
