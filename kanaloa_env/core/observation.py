@@ -9,10 +9,12 @@ future deal.
 
 How it is fast: the vector is 52 blocks of 8 floats. Each of the first 50 blocks
 is a function of one small integer per game (a byte of a card bit set, a card
-type, a route field's feature bits, a seat's voids/announcement/tricks, ...), so
-the encoder computes a (B, 52) array of row numbers into one precomputed float
-table and writes the whole observation with a single `np.take`. The last two
-blocks (distances along the route) are written as numbers.
+type, a route field's deck code and whether a boat stands on it, a seat's
+voids/announcement/tricks, ...), so the encoder computes a (B, 52) array of row
+numbers into one precomputed float table and writes the whole observation with a
+single `np.take`. The last two blocks (distances along the route) are computed as
+numbers and appended to that table as two rows per game. The route is read in
+sailing order through a table of field orders per set of remaining ocean cards.
 """
 
 from __future__ import annotations
@@ -244,8 +246,13 @@ def _stack(parts: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, int]]:
     return np.concatenate(list(parts.values())), bases
 
 
+# The first rows belong to the route fields, keyed 2 * deck field code + occupied, and
+# depend on the ocean deck: `_table_of` fills them in per deck (all zero here; the
+# last, `_NO_FIELD`, stays zero: a place past one lap).
+_NO_FIELD = 4 * MAX_OCEAN_CARDS
 _TABLE, _BASE = _stack(
     {
+        "route": np.zeros((_NO_FIELD + 1, BLOCK), dtype=np.float32),
         "bits": _bits_rows(),
         "card": _card_rows(),
         "seat": _seat_rows(),
@@ -260,7 +267,7 @@ _CARD_BASE = _BASE["card"]
 _SEAT_BASE = _BASE["seat"]
 _SEAT_PAD = _BASE["seat"] + 16 * 3 * (TRICKS_PER_ROUND + 1)
 _SPECIALS_BASE = _BASE["specials"]
-_ZERO_ROW = _BASE["bits"]  # byte 0: all features 0
+_BITS_BASE = _BASE["bits"]
 # DECISIONS index + base per (phase, pending).
 _DECISION_OF = np.zeros(len(Phase) * len(Pending), dtype=np.intp)
 for _ph in Phase:
@@ -270,30 +277,76 @@ for _ph in Phase:
 # The bytes of the own hand and played words (columns of a (B, 16) byte view) that hold
 # Tiki cards, and the 16-bit words that hold the special copies (bits 48..52).
 _LITTLE = sys.byteorder == "little"
-_TIKI_BYTES = np.array([0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13], dtype=np.intp)
 _ROTATIONS = {p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(3, MAX_PLAYERS + 1)}
-_FIELD_TABLES: dict[int, np.ndarray] = {}
-_TRIANGLES: dict[int, np.ndarray] = {}
+# Per table size, entry (seat + 1) * 5 + me: seat relative to `me` ((seat - me) mod P;
+# seat -1 reads as P - 1).
+_REL_SEAT = {
+    p: np.array(
+        [(s - m) % p for s in range(-1, MAX_PLAYERS) for m in range(MAX_PLAYERS)], dtype=np.intp
+    )
+    for p in range(3, MAX_PLAYERS + 1)
+}
+# Per table size, row trick_number * 5 + leader_rel: the history slot (within the
+# game's row) of each relative seat's card in that trick, clamped to the row.
+_TRICK_SLOTS = {
+    p: np.array(
+        [
+            [min(tn * p + (r - lead) % p, TRICKS_PER_ROUND * p - 1) for r in range(p)]
+            for tn in range(TRICKS_PER_ROUND + 1)
+            for lead in range(MAX_PLAYERS)
+        ],
+        dtype=np.intp,
+    )
+    for p in range(3, MAX_PLAYERS + 1)
+}
 
 
-def _triangle(n: int) -> np.ndarray:
-    """(n, n) float32 with ones on and above the diagonal: `x @ T` is the running sum."""
-    tri = _TRIANGLES.get(n)
-    if tri is None:
-        tri = _TRIANGLES[n] = np.triu(np.ones((n, n), dtype=np.float32))
-    return tri
-
-
-def _field_table(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """FIELD_FEATURES as the bits of one byte, for key `2 * code + occupied`."""
+def _field_bytes(deck_color: np.ndarray, dolphin: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """FIELD_FEATURES but `occupied` as the bits of one byte, per deck field code."""
     n = len(deck_color)
-    table = np.zeros(2 * n, dtype=np.uint8)
+    table = np.zeros(n, dtype=np.uint8)
     for code in range(n):
-        for occ in (0, 1):
-            bits = 1 | 1 << (1 + int(deck_color[code]))
-            bits |= int(dolphin[code]) << 5 | int(start[code]) << 6 | occ << 7
-            table[2 * code + occ] = bits
+        bits = 1 | 1 << (1 + int(deck_color[code]))
+        table[code] = bits | int(dolphin[code]) << 5 | int(start[code]) << 6
     return table
+
+
+_OCCUPIED = np.uint8(1 << 7)
+
+
+def _route_order(cards: int) -> np.ndarray:
+    """The route's fields in sailing order from a boat, for every route state.
+
+    Row `present * F + field` (F = 2 * cards fields; bit n of `present` set when the
+    card of slot n, fields 2n and 2n+1, is still in the route) lists, for k = 0..23,
+    the field k places ahead of `field` counting only present fields. Past one lap,
+    and in rows whose `field` is not present (no boat stands there), the entry is F,
+    a spare column the encoder keeps at `_NO_FIELD`. int8, (2**cards * F, 24): 2.4
+    MiB for 12 cards, built on first use.
+    """
+    table = _ORDERS.get(cards)
+    if table is not None:
+        return table
+    F = 2 * cards
+    sets = np.arange(1 << cards)
+    present = ((sets[:, None] >> np.arange(cards)) & 1).repeat(2, axis=1).astype(bool)  # (S, F)
+    lap = present.sum(axis=1)  # (S,)
+    place = present.cumsum(axis=1) - 1  # a present field's index in the lap
+    in_order = np.full((len(sets), F), F, dtype=np.int64)  # lap order -> field
+    s, f = present.nonzero()
+    in_order[s, place[s, f]] = f
+    ahead = place[:, :, None] + np.arange(MAX_FIELDS)  # (S, F, 24) lap index k ahead
+    ahead %= np.maximum(lap, 1)[:, None, None]
+    table = np.take_along_axis(in_order[:, None, :], ahead, axis=2)
+    past = np.arange(MAX_FIELDS) >= lap[:, None, None]
+    table[past | ~present[:, :, None]] = F
+    table = table.astype(np.int8).reshape(len(sets) * F, MAX_FIELDS)
+    table.flags.writeable = False
+    _ORDERS[cards] = table
+    return table
+
+
+_ORDERS: dict[int, np.ndarray] = {}
 
 
 def _rule_flags(state: State) -> int:
@@ -359,105 +412,144 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     B, P = state.batch_size, state.num_players
     F = state.config.route_fields
     # Gathers go through .take on flat indices: much faster than 2-d fancy indexing.
-    rows = np.arange(B)
-    col = rows[:, None]
+    # Index arithmetic is intp; the block codes are int16 (< 2**15 table rows), which
+    # halves the memory the per-block writes touch.
+    per_game = local_index(B, P)
     # Integer % is slow in numpy; seat rotations come from small tables instead.
     abs_of = _ROTATIONS[P].take(me, axis=0)  # (B, P) absolute seat of each relative seat
-    by_rel = col * P + abs_of  # flat index of (game, absolute seat) per relative seat
-    leader_rel = state.leader - me
-    leader_rel += P * (leader_rel < 0)
-    codes = np.empty((B, _NUM_BLOCKS), dtype=np.intp)
+    by_rel = abs_of + per_game[:, None]  # flat index of (game, absolute seat) per relative seat
+    own = per_game + me
+    leader_rel = _REL_SEAT[P].take(state.leader.astype(np.intp) * MAX_PLAYERS + (me + MAX_PLAYERS))
+    codes = np.empty((B, _NUM_BLOCKS), dtype=np.int16)
 
-    # Own hand and the cards played this round: Tiki bytes index the bit rows, the
-    # special copies (bits 48..52) go to the specials block with the suit to follow.
+    # Own hand and the cards played this round: the Tiki bytes (bits 0..47 in bytes
+    # 0-5 and 8-13 of the two words) index the bit rows; the special copies (bits
+    # 48..52, the low bits of 16-bit word 3) go to the specials block with the suit
+    # to follow.
     words = np.empty((B, 2), dtype=np.uint64)
-    words[:, 0] = state.hands.take(rows * P + me)
+    state.hands.take(own, out=words[:, 0])
     words[:, 1] = state.played
     if not _LITTLE:
         words = words.byteswap()
-    codes[:, _HAND:_SPECIALS] = words.view(np.uint8).take(_TIKI_BYTES, axis=1)
-    special = (words >> np.uint64(NUM_TIKI)).astype(np.intp)
-    lead = state.lead_suit.astype(np.intp)
-    codes[:, _SPECIALS] = special[:, 0] + 32 * special[:, 1] + 1024 * lead + (_SPECIALS_BASE + 1024)
+    w8 = words.view(np.uint8)  # (B, 16)
+    np.add(w8[:, 0:6], _BITS_BASE, out=codes[:, _HAND:_PLAYED], dtype=np.int16)
+    np.add(w8[:, 8:14], _BITS_BASE, out=codes[:, _PLAYED:_SPECIALS], dtype=np.int16)
+    w16 = words.view(np.uint16)  # (B, 8)
+    special = w16[:, 3].astype(np.intp)
+    special += 32 * w16[:, 7]
+    special += 1024 * state.lead_suit.astype(np.intp)  # -1: no suit yet
+    special += _SPECIALS_BASE + 1024
+    codes[:, _SPECIALS] = special
     trump = state.trump.astype(np.intp)
-    codes[:, _TRUMP] = trump + (_BASE["trump"] + NUM_SUITS * _rule_flags(state))
+    trump += _BASE["trump"] + NUM_SUITS * _rule_flags(state)
+    codes[:, _TRUMP] = trump
     to_act = (state.current_player == me) & (state.phase != _GAME_OVER)
-    codes[:, _DECISION] = _DECISION_OF.take(state.phase * len(Pending) + state.pending) + 7 * to_act
-    codes[:, _LEADER] = _BASE["leader"] + MAX_PLAYERS * (P - 3) + leader_rel
+    decision = _DECISION_OF.take(state.phase * len(Pending) + state.pending)
+    decision += 7 * to_act
+    codes[:, _DECISION] = decision
+    codes[:, _LEADER] = leader_rel + (_BASE["leader"] + MAX_PLAYERS * (P - 3))
 
-    # The card each relative seat played to the current trick (play order from the leader).
+    # The card each relative seat played to the current trick: its place in the play
+    # order from the leader is (r - leader_rel) mod P. History slots past the cards
+    # played hold -1 (no card); after the 8th trick no trick is open.
     hist = state.history
     H = hist.shape[1]
     tn = state.trick_number.astype(np.intp)
-    order = _ROTATIONS[P].take(P - leader_rel - P * (leader_rel == 0), axis=0)
-    slot = np.minimum(tn[:, None] * P + order, H - 1)
-    in_trick = order < (state.num_played - tn * P)[:, None]
-    codes[:, _TRICK : _TRICK + P] = np.where(in_trick, hist.take(col * H + slot) + 1, 0)
-    codes[:, _TRICK : _TRICK + P] += _CARD_BASE
+    slot = _TRICK_SLOTS[P].take(tn * MAX_PLAYERS + leader_rel, axis=0)  # (B, P)
+    slot += local_index(B, H)[:, None]
+    card = hist.take(slot)  # int8 -1..49
+    card += 1
+    card *= (tn < TRICKS_PER_ROUND)[:, None]
+    np.add(card, _CARD_BASE, out=codes[:, _TRICK : _TRICK + P], dtype=np.int16)
     codes[:, _TRICK + P : _SEATS] = _CARD_BASE
 
     # Per relative seat: voids, announcement, tricks won.
-    seat_code = state.voids.take(by_rel).astype(np.intp)
+    seat_code = state.voids.take(by_rel).astype(np.int16)
     seat_code += 16 * state.announced.take(by_rel)  # int8: -16..16
+    seat_code += 48 * state.tricks_won.take(by_rel).astype(np.int16)
     seat_code += _SEAT_BASE + 16
-    seat_code += 48 * state.tricks_won.take(by_rel).astype(np.intp)
     codes[:, _SEATS : _SEATS + P] = seat_code
     codes[:, _SEATS + P : _ROUTE] = _SEAT_PAD
 
-    # Route from the own boat's field forward, removed cards skipped: a present field's
-    # place is its rank among present fields counted from the own field.
-    pres = state.present.repeat(2, axis=1)  # (B, F)
-    # Running counts as a product with a triangular matrix: BLAS beats cumsum along
-    # short rows several times over (exact: small integers in float32).
-    rank = np.matmul(pres.view(np.uint8), _triangle(F))  # present fields up to each, float32
-    lap_f = rank[:, -1:]  # (B, 1) fields in one lap
-    own_field = state.boat_field.take(rows * P + me).astype(np.intp)
-    # A present field's place ahead of the own boat (counts below 25, exact in
-    # float32), then its flat index into `field_bytes` (B, 25); removed fields all go
-    # to the spare last column.
-    place = rank - rank.take(rows * F + own_field)[:, None]
-    place += lap_f * (place < 0)
-    place = np.where(pres, place, np.float32(MAX_FIELDS)).astype(np.intp)
-    place += local_index(B, MAX_FIELDS + 1)[:, None]
-    occ = np.zeros((B, F), dtype=np.intp)
-    occ.reshape(-1)[(col * F + state.boat_field).reshape(-1)] = 1
-    occ += state.route  # key 2 * code + occupied
-    occ += state.route
-    deck = state.config.deck
-    table = _FIELD_TABLES.get(id(deck))
-    if table is None:
-        table = _FIELD_TABLES[id(deck)] = _field_table(deck.color, deck.dolphin, deck.start)
-    field_bytes = np.zeros((B, MAX_FIELDS + 1), dtype=np.uint8)
-    # Flat fancy assignment: several times faster than ndarray.put here.
-    field_bytes.reshape(-1)[place.reshape(-1)] = table.take(occ).reshape(-1)
-    codes[:, _ROUTE:_TAIL] = field_bytes[:, :MAX_FIELDS]
-    codes[:, _TAIL:] = _ZERO_ROW
+    # Route from the own boat's field forward, removed cards skipped: each field's
+    # key 2 * deck code + occupied (a row of the deck's part of the table), read in
+    # the order `_route_order` gives for the game's present cards and own field; its
+    # entry F is a spare column holding `_NO_FIELD`.
+    keys = np.empty((B, F + 1), dtype=np.int16)
+    np.multiply(state.route, 2, out=keys[:, :F], dtype=np.int16)
+    keys[:, F] = _NO_FIELD
+    flat_keys = keys.reshape(-1)
+    row = local_index(B, F + 1)
+    boats = state.boat_field + row[:, None]  # (B, P) flat index of each boat's field
+    flat_keys[boats] = flat_keys.take(boats) + 1
+    key = state.present_slots.astype(np.intp)
+    key *= F
+    key += state.boat_field.take(own)
+    order = _route_order(F // 2).take(key, axis=0) + row[:, None]  # (B, 24)
+    np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL])
 
-    np.take(_TABLE, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
-
-    # Distances along the route, as numbers.
-    lap = lap_f[:, 0].astype(np.intp)
-    prog = state.progress.take(by_rel)  # (B, P) by relative seat
+    # The last two blocks, distances along the route, are numbers: integers (B, 16)
+    # divided in float32 (the correctly rounded quotient) straight into two rows per
+    # game appended to the table, so that the one `take` below writes every block of
+    # `out` in order.
+    lap = np.bitwise_count(state.present_slots).astype(np.int32)
+    lap += lap  # fields in one lap
+    prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
     ahead = diff + lap[:, None] * (diff < 0)
     wrap = (ahead < 0) | (ahead >= lap[:, None])  # only after a boat lapped (game over)
     if wrap.any():
         ahead[wrap] = (diff % lap[:, None])[wrap]
-    a = OFFSETS["boats"][0]
-    out[:, a : a + P] = ahead * (1.0 / MAX_FIELDS)
-    a = OFFSETS["progress"][0]
-    out[:, a : a + P] = diff * (1.0 / MAX_FIELDS)
     lo, hi = diff[:, 1], diff[:, 1]
     for r in range(2, P):
         lo = np.minimum(lo, diff[:, r])
         hi = np.maximum(hi, diff[:, r])
-    a = OFFSETS["lapping"][0]
-    out[:, a] = lap * (1.0 / MAX_FIELDS)
-    out[:, a + 1] = (lap + 1 + lo) * (1.0 / MAX_FIELDS)
-    out[:, a + 2] = (lap + 1 - hi) * (1.0 / MAX_FIELDS)
-    out[:, a + 3] = tn * (1.0 / TRICKS_PER_ROUND)
-    out[:, a + 4] = np.minimum((state.round - 1) * (1.0 / ROUND_SCALE), 1.0)
-    out[:, a + 5] = lap * (1.0 / (2 * MAX_OCEAN_CARDS))
+    tail = np.zeros((B, 2 * BLOCK), dtype=np.int32)
+    tail[:, :P] = ahead
+    tail[:, MAX_PLAYERS : MAX_PLAYERS + P] = diff
+    tail[:, 10] = lap
+    tail[:, 11] = lap + 1 + lo
+    tail[:, 12] = lap + 1 - hi
+    tail[:, 13] = state.trick_number
+    tail[:, 14] = np.minimum(state.round - 1, ROUND_SCALE)
+    tail[:, 15] = lap
+    static = _table_of(state)
+    table = np.empty((len(static) + 2 * B, BLOCK), dtype=np.float32)
+    table[: len(static)] = static
+    np.divide(tail, _TAIL_DIVISORS, out=table[len(static) :].reshape(B, 2 * BLOCK))
+    first = local_index(B, 2) + len(static)
+    codes[:, _TAIL] = first
+    codes[:, _TAIL + 1] = first + 1
+
+    np.take(table, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
+
+
+# Per float of the last two blocks (boats, progress, lapping, trick_number, round,
+# ocean_cards): the divisor of its integer.
+_TAIL_DIVISORS = np.array(
+    [MAX_FIELDS] * 13 + [TRICKS_PER_ROUND, ROUND_SCALE, MAX_FIELDS], dtype=np.float32
+)
+assert OFFSETS["lapping"][0] == _TAIL * BLOCK + 10 and OFFSETS["round"][0] == _TAIL * BLOCK + 14
+assert 2 * MAX_OCEAN_CARDS == MAX_FIELDS  # ocean_cards = lap / 24
+
+
+def _table_of(state: State) -> np.ndarray:
+    """`_TABLE` with the route rows of the state's ocean deck filled in: row `2 * code
+    + occupied` for each deck field code is the bit row of its FIELD_FEATURES byte."""
+    deck = state.config.ocean_deck
+    table = _TABLES.get(deck)
+    if table is None:
+        d = state.config.deck
+        fields = _field_bytes(d.color, d.dolphin, d.start)
+        table = _TABLE.copy()
+        table[0 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + fields]
+        table[1 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + (fields | _OCCUPIED)]
+        table.flags.writeable = False
+        _TABLES[deck] = table
+    return table
+
+
+_TABLES: dict[object, np.ndarray] = {}  # per ocean deck
 
 
 _GAME_OVER = int(Phase.GAME_OVER)
