@@ -16,6 +16,8 @@ come from `x.nonzero()[0]` (np.flatnonzero adds a Python wrapper).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from . import masks, route
@@ -132,14 +134,32 @@ _NEW_ROUND = len(Phase)
 # phase play go through the whole-batch play code with it and come out unchanged.
 _NO_CARD = OCTOPUS + 1
 _CARD_BITS = np.append(CARD_TYPE_BITS, np.uint64(0))
-# One byte per card type: bits 0-3 its suit as a one-bit set, bits 4-6 suit + 1 (0:
-# none, R4.2), bit 7 an octopus (R4.4); one gather instead of three.
-_CARD_INFO = np.array(
-    [(1 << s | (s + 1) << 4 if s >= 0 else 0) for s in CARD_SUIT] + [0],  # _NO_CARD
-    dtype=np.uint8,
+# By suit to follow (rows 0..3, then no suit) and card type (columns, with
+# _NO_CARD): the suit to follow after the card (R4.2) and the void the card shows,
+# as a one-bit set of the suit to follow (a Tiki card of another suit, R4.3).
+_CARD_KEYS = np.array([_NO_CARD + 1])  # row length
+_LEADS = [0, 1, 2, 3, NO_SUIT]
+_SUITS = [*CARD_SUIT, NO_SUIT]
+_LEAD_AFTER = np.array([[s if lead < 0 else lead for s in _SUITS] for lead in _LEADS], np.int8)
+_VOID_BIT = np.array(
+    [[1 << lead if lead >= 0 and s >= 0 and s != lead else 0 for s in _SUITS] for lead in _LEADS],
+    np.uint8,
 )
-_CARD_INFO[OCTOPUS] |= 128
-_U8_ONE = np.uint8(1)
+_LEAD_AFTER, _VOID_BIT = _LEAD_AFTER.ravel(), _VOID_BIT.ravel()
+_OCTOPUS = np.array([OCTOPUS])
+# Constants as one-element arrays of the operands' dtype: a numpy or Python scalar
+# operand costs a dtype resolution per call (~0.5-1 us, the whole cost at batch 1).
+_I8_ONE = np.ones(1, dtype=np.int8)
+
+
+@cache
+def _seat_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """(trick_end, next_seat): by the history slot of a round's card (0..8P, one
+    past for a round that is over), whether it is the last card of its trick; by
+    seat, the next seat in turn order."""
+    P = num_players
+    slots = np.arange(TRICKS_PER_ROUND * P + 1)
+    return slots % P == P - 1, ((np.arange(P) + 1) % P).astype(np.int8)
 
 
 class _Flow:
@@ -278,11 +298,12 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     cur = s.current_player
     if play is None:
         card = a
-        fi = route.local_index(B, P) + cur
+        seat = cur.astype(np.intp)
     else:
         card = np.where(play, a, _NO_CARD)
         # Over games have seat -1, which would name another game's last seat.
-        fi = route.local_index(B, P) + np.maximum(cur, 0)
+        seat = np.maximum(cur, 0).astype(np.intp)
+    fi = route.local_index(B, P) + seat
     hands = flat(s.hands)
     hand = hands.take(fi)
     kind = _CARD_BITS.take(card)
@@ -290,42 +311,42 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     hands[fi] = hand ^ (bits & -bits)  # one copy of the card type
     add_played(s.played, kind)
     n = s.num_played
-    pos = route.local_index(B, H) + n  # the next free history slot of each game
+    slot = n.astype(np.intp)  # the card's history slot in its game's row
+    pos = route.local_index(B, H) + slot
     card8 = card.astype(np.int8)  # (a scatter that casts costs more than the cast)
     if play is None:
         flat(s.history)[pos] = card8
-        n += 1
+        n += _I8_ONE
     else:
         g = play.nonzero()[0]
         flat(s.history)[pos.take(g)] = card8.take(g)
         n += play
-    # R4.2: the first Tiki card sets the suit to follow (specials have no suit).
-    info = _CARD_INFO.take(card)
-    lead = s.lead_suit
-    # Shifting by 255 (no suit, -1) gives 0: numpy defines shifts past the width.
-    lead_bit = np.left_shift(_U8_ONE, lead.view(np.uint8))
-    off = np.bitwise_count(lead_bit | (info & 15)) == 2  # another suit: a void
-    if B > 64 or off.any():  # (whole-batch: cheaper than gathering the few)
+    # R4.2: the first Tiki card sets the suit to follow; a Tiki card of another suit
+    # shows a void. Both from one table index: the row of the suit to follow (no
+    # suit, -1, wraps to the last row), the column of the card.
+    key = s.lead_suit.astype(np.intp) * _CARD_KEYS + card
+    void = _VOID_BIT.take(key)
+    if B > 64 or np.count_nonzero(void):  # (whole-batch: cheaper than gathering the few)
         voids = flat(s.voids)
         seen = voids.take(fi)
-        seen |= lead_bit * off
+        seen |= void
         voids[fi] = seen
-    lead += (lead < 0) * ((info >> 4) & 7).view(np.int8)
-    # The trick is complete once every player has played to it.
-    complete = n == s.trick_number * P + P
+    _LEAD_AFTER.take(key, out=s.lead_suit)
+    # The trick is complete once every player has played to it: its last slot.
+    trick_end, next_seat = _seat_tables(P)
+    complete = trick_end.take(slot)
     if play is None:
         nxt = ~complete
     else:
         complete &= play
         nxt = play & ~complete
-    octo = (info >= 128).nonzero()[0]
+    octo = (card == _OCTOPUS).nonzero()[0]
     if octo.size:
         wait = octo[route.can_remove(s, octo)]
         s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
         complete[wait] = False
         nxt[wait] = False
-    cur += nxt
-    cur -= (cur == P) * np.int8(P)
+    np.copyto(cur, next_seat.take(seat), where=nxt)
     return complete.nonzero()[0]
 
 

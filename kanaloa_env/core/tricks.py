@@ -17,7 +17,6 @@ from .constants import (
     NUM_VALUES,
 )
 
-_ONE = np.uint64(1)
 _SMALL = 32  # tricks up to which one argmax call beats a loop over the seats
 
 
@@ -102,7 +101,7 @@ def add_played(played: np.ndarray, kind: np.ndarray) -> None:
     same whether built step by step or from a scenario's list).
     """
     free = kind & ~played
-    played |= free & (~free + _ONE)
+    played |= free & -free  # its lowest bit
 
 
 def played_from_history(history: np.ndarray, num_played: np.ndarray) -> np.ndarray:
