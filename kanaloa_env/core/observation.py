@@ -20,9 +20,11 @@ sailing order through a table of field orders per set of remaining ocean cards.
 from __future__ import annotations
 
 import sys
+import threading
 
 import numpy as np
 
+from .config import Config
 from .constants import (
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
@@ -349,17 +351,6 @@ def _route_order(cards: int) -> np.ndarray:
 _ORDERS: dict[int, np.ndarray] = {}
 
 
-def _rule_flags(state: State) -> int:
-    cfg = state.config
-    flags = (
-        cfg.nil_announcement,
-        cfg.announced_boat_moves,
-        cfg.dolphin == "optional",
-        cfg.dolphin_chain,
-    )
-    return sum(int(f) << j for j, f in enumerate(flags))
-
-
 def observe(
     state: State, seat: np.ndarray | int | None = None, out: np.ndarray | None = None
 ) -> np.ndarray:
@@ -404,54 +395,51 @@ def observe(
     return out
 
 
-_CHUNK = 1024
+_CHUNK = 8192
 
 
 def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     """Write the observations of seats `me` (B,) into the C-contiguous `out` (B, OBS_DIM)."""
     B, P = state.batch_size, state.num_players
     F = state.config.route_fields
+    w = _workspace(state.config, B)
+    codes = w.codes
     # Gathers go through .take on flat indices: much faster than 2-d fancy indexing.
-    # Index arithmetic is intp; the block codes are int16 (< 2**15 table rows), which
-    # halves the memory the per-block writes touch.
     per_game = local_index(B, P)
     # Integer % is slow in numpy; seat rotations come from small tables instead.
     abs_of = _ROTATIONS[P].take(me, axis=0)  # (B, P) absolute seat of each relative seat
     by_rel = abs_of + per_game[:, None]  # flat index of (game, absolute seat) per relative seat
     own = per_game + me
     leader_rel = _REL_SEAT[P].take(state.leader.astype(np.intp) * MAX_PLAYERS + (me + MAX_PLAYERS))
-    codes = np.empty((B, _NUM_BLOCKS), dtype=np.int16)
 
     # Own hand and the cards played this round: the Tiki bytes (bits 0..47 in bytes
     # 0-5 and 8-13 of the two words) index the bit rows; the special copies (bits
     # 48..52, the low bits of 16-bit word 3) go to the specials block with the suit
     # to follow.
-    words = np.empty((B, 2), dtype=np.uint64)
+    words = w.words
     state.hands.take(own, out=words[:, 0])
     words[:, 1] = state.played
     if not _LITTLE:
         words = words.byteswap()
-    w8 = words.view(np.uint8)  # (B, 16)
-    np.add(w8[:, 0:6], _BITS_BASE, out=codes[:, _HAND:_PLAYED], dtype=np.int16)
-    np.add(w8[:, 8:14], _BITS_BASE, out=codes[:, _PLAYED:_SPECIALS], dtype=np.int16)
+    w8 = words.view(np.uint8).reshape(B, 2, 8)
+    np.add(w8[:, :, :6], _BITS_BASE, out=codes[:, _HAND:_SPECIALS].reshape(B, 2, 6), dtype=np.int16)
     w16 = words.view(np.uint16)  # (B, 8)
     special = w16[:, 3].astype(np.intp)
     special += 32 * w16[:, 7]
     special += 1024 * state.lead_suit.astype(np.intp)  # -1: no suit yet
     special += _SPECIALS_BASE + 1024
     codes[:, _SPECIALS] = special
-    trump = state.trump.astype(np.intp)
-    trump += _BASE["trump"] + NUM_SUITS * _rule_flags(state)
-    codes[:, _TRUMP] = trump
+    np.add(state.trump, w.trump_base, out=codes[:, _TRUMP], dtype=np.int16)
     to_act = (state.current_player == me) & (state.phase != _GAME_OVER)
     decision = _DECISION_OF.take(state.phase * len(Pending) + state.pending)
     decision += 7 * to_act
     codes[:, _DECISION] = decision
-    codes[:, _LEADER] = leader_rel + (_BASE["leader"] + MAX_PLAYERS * (P - 3))
+    np.add(leader_rel, _BASE["leader"] + MAX_PLAYERS * (P - 3), out=codes[:, _LEADER])
 
     # The card each relative seat played to the current trick: its place in the play
     # order from the leader is (r - leader_rel) mod P. History slots past the cards
-    # played hold -1 (no card); after the 8th trick no trick is open.
+    # played hold -1 (no card); after the 8th trick no trick is open. (The columns
+    # of seats past the table size are set once, in the workspace.)
     hist = state.history
     H = hist.shape[1]
     tn = state.trick_number.astype(np.intp)
@@ -461,23 +449,19 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     card += 1
     card *= (tn < TRICKS_PER_ROUND)[:, None]
     np.add(card, _CARD_BASE, out=codes[:, _TRICK : _TRICK + P], dtype=np.int16)
-    codes[:, _TRICK + P : _SEATS] = _CARD_BASE
 
     # Per relative seat: voids, announcement, tricks won.
-    seat_code = state.voids.take(by_rel).astype(np.int16)
+    seat_code = state.voids.take(by_rel).astype(np.intp)
     seat_code += 16 * state.announced.take(by_rel)  # int8: -16..16
-    seat_code += 48 * state.tricks_won.take(by_rel).astype(np.int16)
-    seat_code += _SEAT_BASE + 16
-    codes[:, _SEATS : _SEATS + P] = seat_code
-    codes[:, _SEATS + P : _ROUTE] = _SEAT_PAD
+    seat_code += 48 * state.tricks_won.take(by_rel).astype(np.intp)
+    np.add(seat_code, _SEAT_BASE + 16, out=codes[:, _SEATS : _SEATS + P])
 
     # Route from the own boat's field forward, removed cards skipped: each field's
     # key 2 * deck code + occupied (a row of the deck's part of the table), read in
     # the order `_route_order` gives for the game's present cards and own field; its
     # entry F is a spare column holding `_NO_FIELD`.
-    keys = np.empty((B, F + 1), dtype=np.int16)
+    keys = w.keys
     np.multiply(state.route, 2, out=keys[:, :F], dtype=np.int16)
-    keys[:, F] = _NO_FIELD
     flat_keys = keys.reshape(-1)
     row = local_index(B, F + 1)
     boats = state.boat_field + row[:, None]  # (B, P) flat index of each boat's field
@@ -485,13 +469,15 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     key = state.present_slots.astype(np.intp)
     key *= F
     key += state.boat_field.take(own)
-    order = _route_order(F // 2).take(key, axis=0) + row[:, None]  # (B, 24)
+    np.take(_route_order(F // 2), key, axis=0, out=w.order8)
+    order = w.order
+    np.add(w.order8, row[:, None], out=order)
     np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL])
 
     # The last two blocks, distances along the route, are numbers: integers (B, 16)
-    # divided in float32 (the correctly rounded quotient) straight into two rows per
-    # game appended to the table, so that the one `take` below writes every block of
-    # `out` in order.
+    # divided in float32 (the correctly rounded quotient) straight into the table's
+    # two rows per game, which the last two codes of each game name, so that the one
+    # `take` below writes every block of `out` in order.
     lap = np.bitwise_count(state.present_slots).astype(np.int32)
     lap += lap  # fields in one lap
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
@@ -504,7 +490,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     for r in range(2, P):
         lo = np.minimum(lo, diff[:, r])
         hi = np.maximum(hi, diff[:, r])
-    tail = np.zeros((B, 2 * BLOCK), dtype=np.int32)
+    tail = w.tail  # the columns of seats past the table size stay 0
     tail[:, :P] = ahead
     tail[:, MAX_PLAYERS : MAX_PLAYERS + P] = diff
     tail[:, 10] = lap
@@ -513,13 +499,8 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     tail[:, 13] = state.trick_number
     tail[:, 14] = np.minimum(state.round - 1, ROUND_SCALE)
     tail[:, 15] = lap
-    static = _table_of(state)
-    table = np.empty((len(static) + 2 * B, BLOCK), dtype=np.float32)
-    table[: len(static)] = static
-    np.divide(tail, _TAIL_DIVISORS, out=table[len(static) :].reshape(B, 2 * BLOCK))
-    first = local_index(B, 2) + len(static)
-    codes[:, _TAIL] = first
-    codes[:, _TAIL + 1] = first + 1
+    table = w.table
+    np.divide(tail, _TAIL_DIVISORS, out=table[w.tail_row :].reshape(B, 2 * BLOCK))
 
     np.take(table, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
 
@@ -533,23 +514,73 @@ assert OFFSETS["lapping"][0] == _TAIL * BLOCK + 10 and OFFSETS["round"][0] == _T
 assert 2 * MAX_OCEAN_CARDS == MAX_FIELDS  # ocean_cards = lap / 24
 
 
-def _table_of(state: State) -> np.ndarray:
-    """`_TABLE` with the route rows of the state's ocean deck filled in: row `2 * code
-    + occupied` for each deck field code is the bit row of its FIELD_FEATURES byte."""
-    deck = state.config.ocean_deck
-    table = _TABLES.get(deck)
-    if table is None:
-        d = state.config.deck
+def _tables_of(config: Config) -> tuple[np.ndarray, int]:
+    """`_TABLE` with the route rows of the config's ocean deck filled in (row `2 * code
+    + occupied` for each deck field code is the bit row of its FIELD_FEATURES byte),
+    and the trump block's first row for the config's rule flags."""
+    cached = _TABLES.get(config)
+    if cached is None:
+        d = config.deck
         fields = _field_bytes(d.color, d.dolphin, d.start)
         table = _TABLE.copy()
         table[0 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + fields]
         table[1 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + (fields | _OCCUPIED)]
         table.flags.writeable = False
-        _TABLES[deck] = table
-    return table
+        flags = (
+            config.nil_announcement,
+            config.announced_boat_moves,
+            config.dolphin == "optional",
+            config.dolphin_chain,
+        )
+        trump_base = _BASE["trump"] + NUM_SUITS * sum(int(f) << j for j, f in enumerate(flags))
+        cached = _TABLES[config] = (table, trump_base)
+    return cached
 
 
-_TABLES: dict[object, np.ndarray] = {}  # per ocean deck
+_TABLES: dict[Config, tuple[np.ndarray, int]] = {}
+
+
+class _Workspace:
+    """The encoder's arrays for B games of one config, reused between calls: fresh
+    arrays of this size cost page faults that weigh as much as the encoding. The
+    parts that do not depend on the state are written once, here."""
+
+    def __init__(self, config: Config, B: int) -> None:
+        static, trump_base = _tables_of(config)
+        P, F = config.num_players, config.route_fields
+        self.trump_base = trump_base
+        self.tail_row = len(static)
+        # The block table followed by two rows per game for the last two blocks.
+        self.table = np.empty((len(static) + 2 * B, BLOCK), dtype=np.float32)
+        self.table[: len(static)] = static
+        self.codes = np.empty((B, _NUM_BLOCKS), dtype=np.int16)
+        self.codes[:, _TRICK + P : _SEATS] = _CARD_BASE  # no card
+        self.codes[:, _SEATS + P : _ROUTE] = _SEAT_PAD
+        self.codes[:, _TAIL:] = (np.arange(2 * B) + len(static)).reshape(B, 2)
+        self.words = np.empty((B, 2), dtype=np.uint64)
+        self.keys = np.empty((B, F + 1), dtype=np.int16)
+        self.keys[:, F] = _NO_FIELD
+        self.order8 = np.empty((B, MAX_FIELDS), dtype=np.int8)
+        self.order = np.empty((B, MAX_FIELDS), dtype=np.intp)
+        self.tail = np.zeros((B, 2 * BLOCK), dtype=np.int32)
+
+
+class _Workspaces(threading.local):
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[Config, int], _Workspace] = {}
+
+
+_WORKSPACES = _Workspaces()  # per thread: concurrent encoders never share arrays
+
+
+def _workspace(config: Config, B: int) -> _Workspace:
+    spaces = _WORKSPACES.by_key
+    w = spaces.get((config, B))
+    if w is None:
+        if len(spaces) >= 8:
+            spaces.clear()
+        w = spaces[(config, B)] = _Workspace(config, B)
+    return w
 
 
 _GAME_OVER = int(Phase.GAME_OVER)
