@@ -26,6 +26,7 @@ from kanaloa_env.core.constants import (
     Phase,
 )
 from kanaloa_env.core.observation import OBS_LAYOUT, layout_markdown
+from kanaloa_env.core.ocean import DEFAULT_OCEAN_DECK
 from kanaloa_env.env import raw_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,12 +44,22 @@ def _env_at(sc: dict) -> raw_env:
     return e
 
 
+# The default deck with red and green swapped and the cards in reverse order.
+_OTHER_DECK = tuple(
+    tuple(f.replace("red", "RED").replace("green", "red").replace("RED", "green") for f in card)
+    for card in reversed(DEFAULT_OCEAN_DECK)
+)
+
+
 def _positions() -> list[dict]:
     """Scenario dumps of random games in every phase, 3-5 players, with the variant."""
     out = [_example()]
     rng = np.random.default_rng(7)
-    for P, nil, seed in ((3, False, 1), (4, True, 2), (5, True, 3), (4, False, 4)):
-        e = raw_env(num_players=P, nil_announcement=nil)
+    for P, nil, seed in ((3, False, 1), (4, True, 2), (5, True, 3), (4, False, 4), (3, True, 5)):
+        # The last game uses another ocean deck: the route reads its colours, dolphins
+        # and start field from the deck in use (R1.3).
+        deck = {} if seed < 5 else {"ocean_deck": _OTHER_DECK}
+        e = raw_env(num_players=P, nil_announcement=nil, **deck)
         e.reset(seed=seed)
         phases: dict[str, int] = {}
         n = 0

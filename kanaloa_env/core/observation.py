@@ -417,7 +417,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     # 48..52, the low bits of 16-bit word 3) go to the specials block with the suit
     # to follow.
     words = w.words
-    state.hands.take(own, out=words[:, 0])
+    state.hands.take(own, out=words[:, 0], mode="clip")
     words[:, 1] = state.played
     if not _LITTLE:
         words = words.byteswap()
@@ -469,10 +469,10 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     key = state.present_slots.astype(np.intp)
     key *= F
     key += state.boat_field.take(own)
-    np.take(_route_order(F // 2), key, axis=0, out=w.order8)
+    np.take(_route_order(F // 2), key, axis=0, out=w.order8, mode="clip")  # (valid keys)
     order = w.order
     np.add(w.order8, row[:, None], out=order)
-    np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL])
+    np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL], mode="clip")
 
     # The last two blocks, distances along the route, are numbers: integers (B, 16)
     # divided in float32 (the correctly rounded quotient) straight into the table's
@@ -483,7 +483,9 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
     ahead = diff + lap[:, None] * (diff < 0)
-    wrap = (ahead < 0) | (ahead >= lap[:, None])  # only after a boat lapped (game over)
+    # Outside 0..lap-1 (a negative reads as a huge unsigned) only after a boat lapped,
+    # when the game is over.
+    wrap = ahead.view(np.uint32) >= lap.view(np.uint32)[:, None]
     if wrap.any():
         ahead[wrap] = (diff % lap[:, None])[wrap]
     lo, hi = diff[:, 1], diff[:, 1]

@@ -4,11 +4,15 @@ What each slice means is tested through scenarios in tests/test_observation.py; 
 the batch mechanics must not change a single value.
 """
 
+import threading
+
 import numpy as np
 import pytest
 
 from kanaloa_env.bots import sample_legal
 from kanaloa_env.core import OBS_DIM, Config, init, observe, step_inplace
+from kanaloa_env.core import observation as observation_module
+from kanaloa_env.core.observation import MAX_FIELDS, _route_order
 
 
 def _mixed_batch(num_players: int, batch: int, steps: int):
@@ -23,7 +27,10 @@ def _mixed_batch(num_players: int, batch: int, steps: int):
 
 
 @pytest.mark.parametrize("num_players", [3, 5])
-def test_a_large_batch_encodes_like_its_games_one_by_one(num_players: int) -> None:
+def test_a_large_batch_encodes_like_its_games_one_by_one(
+    num_players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(observation_module, "_CHUNK", 1024)
     state = _mixed_batch(num_players, 2500, 60)  # more than two encoder chunks
     assert len(np.unique(state.phase)) >= 3  # games in several phases at once
     obs = observe(state)
@@ -56,3 +63,56 @@ def test_bad_seat_or_out_raise_value_error() -> None:
         observe(state, seat=np.zeros(3, dtype=int))
     with pytest.raises(ValueError, match="out must be a float32 array of shape"):
         observe(state, out=np.zeros((8, OBS_DIM), dtype=np.float64))
+
+
+@pytest.mark.parametrize("cards", [10, 11, 12])
+def test_route_order_lists_the_present_fields_in_sailing_order(cards: int) -> None:
+    # The table behind the route block, against a plain reading: from the own field,
+    # step forward around the route, skipping fields whose card was removed.
+    table = _route_order(cards)
+    F = 2 * cards
+    rng = np.random.default_rng(cards)
+    for present in [(1 << cards) - 1, 1, *rng.integers(1, 1 << cards, 60).tolist()]:
+        fields = [f for f in range(F) if present >> (f // 2) & 1]
+        for field in range(F):
+            row = table[present * F + field].tolist()
+            if field not in fields:  # no boat stands on a removed card
+                assert row == [F] * MAX_FIELDS
+                continue
+            i = fields.index(field)
+            want = [fields[(i + k) % len(fields)] for k in range(len(fields))]
+            assert row == want + [F] * (MAX_FIELDS - len(fields)), (present, field)
+
+
+def test_the_reused_work_arrays_never_leak_between_calls() -> None:
+    # The encoder keeps arrays per (config, batch size) and thread; interleaving
+    # tables, batch sizes and seats must give what a first call gives.
+    a = _mixed_batch(3, 40, 30)
+    b = _mixed_batch(5, 40, 30)
+    want_a, want_b = observe(a.copy()), observe(b.copy())
+    want_a7 = observe(a.take(np.arange(7)))
+    for _ in range(2):
+        np.testing.assert_array_equal(observe(b), want_b)
+        np.testing.assert_array_equal(observe(a), want_a)
+        np.testing.assert_array_equal(observe(a.take(np.arange(7))), want_a7)
+        observe(a, seat=2)
+
+
+def test_threads_encoding_at_once_get_their_own_results() -> None:
+    states = [_mixed_batch(4, 300, steps) for steps in (10, 20, 30, 40)]
+    want = [observe(s) for s in states]
+    got: list[list[np.ndarray]] = [[] for _ in states]
+
+    def encode(i: int) -> None:
+        for _ in range(20):
+            got[i].append(observe(states[i]))
+
+    threads = [threading.Thread(target=encode, args=(i,)) for i in range(len(states))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for i, results in enumerate(got):
+        assert len(results) == 20
+        for r in results:
+            np.testing.assert_array_equal(r, want[i])
