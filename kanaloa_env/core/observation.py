@@ -269,6 +269,11 @@ _CARD_BASE = _BASE["card"]
 _SEAT_BASE = _BASE["seat"]
 _SEAT_PAD = _BASE["seat"] + 16 * 3 * (TRICKS_PER_ROUND + 1)
 _SPECIALS_BASE = _BASE["specials"]
+# The special-card bits (48..52) of the own hand and of the played set are the low
+# bits of 16-bit words 3 and 7 of the two words; row h + 32 * p + 1024 * (lead + 1).
+_SPECIAL_WEIGHTS = np.array([1, 32], dtype=np.uint16)
+# Per suit to follow (index -1, no suit, is the last entry): the specials row base.
+_LEAD_BASE = _SPECIALS_BASE + 1024 * np.array([1, 2, 3, 4, 0])
 _BITS_BASE = _BASE["bits"]
 # DECISIONS index + base per (phase, pending).
 _DECISION_OF = np.zeros(len(Phase) * len(Pending), dtype=np.intp)
@@ -279,15 +284,15 @@ for _ph in Phase:
 # The bytes of the own hand and played words (columns of a (B, 16) byte view) that hold
 # Tiki cards, and the 16-bit words that hold the special copies (bits 48..52).
 _LITTLE = sys.byteorder == "little"
+_U16LE = np.dtype("<u2")  # (after the byte swap on big-endian machines)
 _ROTATIONS = {p: (np.arange(p)[:, None] + np.arange(p)) % p for p in range(3, MAX_PLAYERS + 1)}
-# Per table size, entry (seat + 1) * 5 + me: seat relative to `me` ((seat - me) mod P;
-# seat -1 reads as P - 1).
+# Per table size, entry seat * 5 + me: `seat` relative to `me`, (seat - me) mod P.
 _REL_SEAT = {
-    p: np.array(
-        [(s - m) % p for s in range(-1, MAX_PLAYERS) for m in range(MAX_PLAYERS)], dtype=np.intp
-    )
+    p: np.array([(s - m) % p for s in range(MAX_PLAYERS) for m in range(MAX_PLAYERS)])
     for p in range(3, MAX_PLAYERS + 1)
 }
+# Fields in one lap per set of present cards (`State.present_slots`).
+_LAP = 2 * np.bitwise_count(np.arange(1 << MAX_OCEAN_CARDS)).astype(np.int32)
 # Per table size, row trick_number * 5 + leader_rel: the history slot (within the
 # game's row) of each relative seat's card in that trick, clamped to the row.
 _TRICK_SLOTS = {
@@ -410,11 +415,11 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     abs_of = _ROTATIONS[P].take(me, axis=0)  # (B, P) absolute seat of each relative seat
     by_rel = abs_of + per_game[:, None]  # flat index of (game, absolute seat) per relative seat
     own = per_game + me
-    leader_rel = _REL_SEAT[P].take(state.leader.astype(np.intp) * MAX_PLAYERS + (me + MAX_PLAYERS))
+    leader_rel = _REL_SEAT[P].take(me + state.leader * MAX_PLAYERS)
 
     # Own hand and the cards played this round: the Tiki bytes (bits 0..47 in bytes
     # 0-5 and 8-13 of the two words) index the bit rows; the special copies (bits
-    # 48..52, the low bits of 16-bit word 3) go to the specials block with the suit
+    # 48..52, the low bits of 16-bit words 3 and 7) go to the specials block with the suit
     # to follow.
     words = w.words
     state.hands.take(own, out=words[:, 0], mode="clip")
@@ -423,12 +428,8 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
         words = words.byteswap()
     w8 = words.view(np.uint8).reshape(B, 2, 8)
     np.add(w8[:, :, :6], _BITS_BASE, out=codes[:, _HAND:_SPECIALS].reshape(B, 2, 6), dtype=np.int16)
-    w16 = words.view(np.uint16)  # (B, 8)
-    special = w16[:, 3].astype(np.intp)
-    special += 32 * w16[:, 7]
-    special += 1024 * state.lead_suit.astype(np.intp)  # -1: no suit yet
-    special += _SPECIALS_BASE + 1024
-    codes[:, _SPECIALS] = special
+    special = words.view(_U16LE)[:, 3::4] @ _SPECIAL_WEIGHTS  # own + 32 * played
+    np.add(special, _LEAD_BASE.take(state.lead_suit), out=codes[:, _SPECIALS], casting="unsafe")
     np.add(state.trump, w.trump_base, out=codes[:, _TRUMP], dtype=np.int16)
     to_act = (state.current_player == me) & (state.phase != _GAME_OVER)
     decision = _DECISION_OF.take(state.phase * len(Pending) + state.pending)
@@ -451,9 +452,11 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     np.add(card, _CARD_BASE, out=codes[:, _TRICK : _TRICK + P], dtype=np.int16)
 
     # Per relative seat: voids, announcement, tricks won.
-    seat_code = state.voids.take(by_rel).astype(np.intp)
-    seat_code += 16 * state.announced.take(by_rel)  # int8: -16..16
-    seat_code += 48 * state.tricks_won.take(by_rel).astype(np.intp)
+    seat_code = state.tricks_won.take(by_rel).astype(np.int16)
+    seat_code *= 3
+    seat_code += state.announced.take(by_rel)  # -1..1
+    seat_code <<= 4  # 48 * tricks won + 16 * announced
+    seat_code += state.voids.take(by_rel)
     np.add(seat_code, _SEAT_BASE + 16, out=codes[:, _SEATS : _SEATS + P])
 
     # Route from the own boat's field forward, removed cards skipped: each field's
@@ -478,8 +481,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     # divided in float32 (the correctly rounded quotient) straight into the table's
     # two rows per game, which the last two codes of each game name, so that the one
     # `take` below writes every block of `out` in order.
-    lap = np.bitwise_count(state.present_slots).astype(np.int32)
-    lap += lap  # fields in one lap
+    lap = _LAP.take(state.present_slots)  # fields in one lap
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
     ahead = diff + lap[:, None] * (diff < 0)
