@@ -17,6 +17,7 @@ from .constants import (
     REMOVE_BASE,
     SPECIAL_BITS,
     SUIT_BITS,
+    TIKI_BITS,
     Phase,
 )
 from .route import flat, local_index, removable_bits
@@ -38,20 +39,22 @@ def playable_cards(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
     A player holding the suit to follow must play it or a special card; otherwise,
     or before a Tiki card leads, any card may be played.
     """
-    # Tables by suit; no suit (-1) takes their last entry, 0 (nothing to follow).
-    lead = np.asarray(lead_suit).astype(np.intp)
-    suit = SUIT_BITS.take(lead)
-    # Holding the suit to follow: keep only it and the specials (R4.3).
-    return np.where((hand & suit) != _ZERO, hand & _KEEP.take(lead), hand)
+    return playable_tiki(hand, lead_suit) | (hand & SPECIAL_BITS)
+
+
+def playable_tiki(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
+    """(b,) uint64: the Tiki cards of `hand` that may be played; see `playable_cards`
+    (the special cards may always be played)."""
+    # No suit (-1) takes SUIT_BITS's last entry, 0: nothing to follow.
+    follow = hand & SUIT_BITS.take(np.asarray(lead_suit).astype(np.intp))
+    # Holding the suit to follow: only it (R4.3).
+    return np.where(follow != _ZERO, follow, hand & _TIKI)
 
 
 # Constants as one-element arrays of the operands' dtype: a numpy or Python scalar
 # operand costs a dtype resolution per call (~0.5-1 us, the whole cost at batch 1).
 _ZERO = np.zeros(1, dtype=np.uint64)
-_KEEP = SUIT_BITS | SPECIAL_BITS
-
-
-_NOT_SPECIAL = np.array([~SPECIAL_BITS])
+_TIKI = np.array([TIKI_BITS])
 _ANNOUNCE_ACTIONS = (np.uint64(1) << np.uint64(ANNOUNCE)) | (np.uint64(1) << np.uint64(NO_ANNOUNCE))
 _REMOVE_SHIFT = np.uint64(REMOVE_BASE)
 _SPECIAL_SHIFT = np.array([KANALOA], dtype=np.uint64)
@@ -93,10 +96,10 @@ def compute_mask(
     # A finished game's current_player is -1, which names the previous game's last
     # seat (or wraps around); its word is cleared by the phase below.
     hand = flat(state.hands).take(seat_index)
-    allowed = playable_cards(hand, lead)
-    # (int64 indices: numpy converts uint64 ones at some cost)
-    word = (allowed & _NOT_SPECIAL) | _SPECIAL_ACTIONS.take(
-        (allowed >> _SPECIAL_SHIFT).view(np.int64)
+    # The playable Tiki cards keep their bits; the specials, always playable, become
+    # actions 48/49 (int64 indices: numpy converts uint64 ones at some cost).
+    word = playable_tiki(hand, lead) | _SPECIAL_ACTIONS.take(
+        (hand >> _SPECIAL_SHIFT).view(np.int64)
     )
     playing = phase == _PLAY
     dolphin = None  # no game in phase dolphin

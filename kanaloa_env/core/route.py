@@ -29,7 +29,19 @@ from .constants import MIN_ROUTE_CARDS
 from .state import State
 
 _SMALL = 32  # games up to which one numpy reduction call beats a loop over the seats
-_ONE = np.int64(1)
+
+
+@cache
+def const(value: int, dtype: type = np.int64) -> np.ndarray:
+    """`value` as a read-only one-element array of `dtype`, an operand numpy need not
+    convert: a Python or numpy scalar operand is converted anew on every call, which
+    costs as much as the operation itself on a few games."""
+    out = np.array([value], dtype=dtype)
+    out.flags.writeable = False
+    return out
+
+
+_ZERO, _ONE, _TWO = const(0), const(1), const(2)
 
 
 def flat(x: np.ndarray) -> np.ndarray:
@@ -37,9 +49,9 @@ def flat(x: np.ndarray) -> np.ndarray:
 
     Raises AttributeError instead of silently copying when `x` is not contiguous.
     """
-    v = x.view()
-    v.shape = (x.size,)
-    return v
+    if not x.flags.c_contiguous:
+        raise AttributeError("flat needs a C-contiguous array (it would copy)")
+    return x.ravel()  # (a view here; cheaper than setting a view's shape)
 
 
 # ---- reductions over the seat axis of (b, P) arrays -----------------------------
@@ -136,7 +148,7 @@ def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
 
 def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
     """(b,) int64 field set of fields some boat stands on (R6.1), not counting seat `exclude`."""
-    bits = np.left_shift(_ONE, state.boat_field.take(idx, axis=0))
+    bits = _ONE << state.boat_field.take(idx, axis=0)
     if exclude is not None:
         flat(bits)[local_index(len(idx), state.num_players) + exclude] = 0
     return or_seats(bits)
@@ -144,7 +156,7 @@ def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = No
 
 def _occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int64 slot set of the ocean cards a boat stands on (not free, R6.1)."""
-    return or_seats(np.left_shift(_ONE, state.boat_field.take(idx, axis=0) >> 1))
+    return or_seats(_ONE << (state.boat_field.take(idx, axis=0) >> const(1, np.int8)))
 
 
 _LOCAL_INDEX: dict[tuple[int, int], np.ndarray] = {}
@@ -163,12 +175,12 @@ def local_index(b: int, n: int) -> np.ndarray:
 
 def _seat_index(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(b,) flat indices of (game, seat) in the (B, P) arrays."""
-    return idx * state.num_players + seat
+    return idx * const(state.num_players) + seat
 
 
 def _highest_bit(x: np.ndarray) -> np.ndarray:
     """Index of the highest set bit of each positive int64 (< 2**53)."""
-    return np.frexp(x.astype(np.float64))[1] - 1
+    return np.frexp(x.astype(np.float64))[1] - const(1, np.int32)
 
 
 # ---- moves, lapping, the dolphin ---------------------------------------------------
@@ -192,20 +204,20 @@ def move_forward(
     Returns (fields, others): the (b,) fields the boats landed on and the (b,) field
     sets the other boats occupy, for a following `dolphin_eligible`.
     """
-    F = state.config.route_fields
+    F = const(state.config.route_fields)
     fi = _seat_index(state, idx, seat)
     fields = flat(state.boat_field)
-    pos = fields.take(fi).astype(np.int64)
+    pos = fields.take(fi)
     if pres is None:
         pres = present_bits(state, idx)
     others = occupied_bits(state, idx, exclude=seat)
     free = pres & ~others
-    start = np.left_shift(_ONE, pos + 1)
+    start = _TWO << pos  # the field after the boat's, as a one-bit set
     ahead = (free | free << F) & -start  # doubled: free fields from pos + 1 on
     land = ahead & -ahead  # its lowest bit: where the boat lands
-    sailed = np.bitwise_count((pres | pres << F) & (2 * land - start))
-    to = np.bitwise_count(land - 1)
-    to -= (to >= F) * np.uint8(F)  # (arithmetic: masked in-place updates are slow)
+    sailed = np.bitwise_count((pres | pres << F) & (land + land - start))
+    # (a remainder, not a masked in-place update: those are slow)
+    to = np.bitwise_count(land - _ONE) % const(state.config.route_fields, np.uint8)
     fields[fi] = to
     flat(state.progress)[fi] += sailed
     return to, others
@@ -236,7 +248,7 @@ def dolphin_eligible(
     "Behind" and "ahead" are the nearest fields still in the route. `pres` and
     `moved` (what `move_forward` returned) are for callers that have them.
     """
-    F = state.config.route_fields
+    F = const(state.config.route_fields)
     if moved is None:
         pos = flat(state.boat_field).take(_seat_index(state, idx, seat))
         occ = None
@@ -257,12 +269,12 @@ def dolphin_eligible(
     pres2 = pres | pres << F
     if occ is None:
         occ = occupied_bits(state, idx, exclude=seat)
-    at = np.left_shift(_ONE, pos)  # the boat's field, as a one-bit set
-    ahead = pres2 & -(at << 1)
+    at = _ONE << pos  # the boat's field, as a one-bit set
+    ahead = pres2 & -(at + at)
     nxt = ahead & -ahead  # the next present field, doubled coordinates
-    prv = _highest_bit(pres2 & ((at << F) - 1))  # the previous one
+    prv = _highest_bit(pres2 & ((at << F) - _ONE))  # the previous one
     # Both free: neither is a field of another boat (doubled: F apart, same field).
-    ok = ((occ | occ << F) & (nxt | np.left_shift(_ONE, prv))) == 0
+    ok = ((occ | occ << F) & (nxt | _ONE << prv)) == _ZERO
     if len(d) == len(on):
         return ok
     on[d] = ok
@@ -361,7 +373,7 @@ def leading_seat(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int: the boat furthest ahead (R8.1); ties only occur on the start field."""
     prog = state.progress.take(idx, axis=0)
     if len(idx) <= _SMALL:
-        return np.argmax(prog, axis=1)
+        return prog.argmax(axis=1)  # (np.argmax adds a Python wrapper)
     # The highest progress, the lowest seat among equals (as argmax). Progress stays
     # far below 2**28 (a lap is at most 24 fields a trick), so 8 * progress fits.
     prog *= 8
@@ -374,6 +386,6 @@ _SEAT_KEYS = (7 - np.arange(8)).astype(np.int32)
 
 def trump_of(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int8: colour of the field under the leading boat (R8.2)."""
-    F = state.config.route_fields
+    F = const(state.config.route_fields)
     field = flat(state.boat_field).take(_seat_index(state, idx, leading_seat(state, idx)))
     return state.config.deck.color.take(flat(state.route).take(idx * F + field))

@@ -38,7 +38,7 @@ from .constants import (
     Phase,
     action_name,
 )
-from .route import flat
+from .route import const, flat
 from .setup import start_round
 from .state import State
 from .tricks import add_played, trick_winner_seat
@@ -98,14 +98,16 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
     if a.dtype != np.int64:
         a = a.astype(np.int64)
-    if a.min() >= 0 and a.max() < NUM_ACTIONS:
+    # One unsigned maximum checks both ends of the range (negatives view as huge);
+    # ufunc.reduce and count_nonzero skip the Python wrappers of .max() and .all().
+    if np.maximum.reduce(a.view(np.uint64)) < NUM_ACTIONS:
         ok = flat(state.legal).take(route.local_index(len(a), NUM_ACTIONS) + a)
     else:
         in_range = (a >= 0) & (a < NUM_ACTIONS)
         ok = in_range & state.legal[np.arange(len(a)), np.where(in_range, a, 0)]
-    if not ok.all():
+    if np.count_nonzero(ok) < len(ok):
         ok |= state.phase == _GAME_OVER  # finished games ignore their entry
-    if not ok.all():
+    if np.count_nonzero(ok) < len(ok):
         bad = np.flatnonzero(~ok)
         parts = []
         for g in bad[:10]:
@@ -150,6 +152,8 @@ _OCTOPUS = np.array([OCTOPUS])
 # Constants as one-element arrays of the operands' dtype: a numpy or Python scalar
 # operand costs a dtype resolution per call (~0.5-1 us, the whole cost at batch 1).
 _I8_ONE = np.ones(1, dtype=np.int8)
+_PHASE_PLAY = np.array([_PLAY], dtype=np.int8)
+_PHASE_REMOVE_ROUND_END = np.array([_REMOVE_ROUND_END], dtype=np.int8)
 
 
 @cache
@@ -203,8 +207,8 @@ def _apply(s: State, a: np.ndarray) -> None:
     s.rewards.fill(0)
     phase = s.phase
     B = len(phase)
-    play = phase == _PLAY
-    n_play = int(np.count_nonzero(play))
+    play = phase == _PHASE_PLAY
+    n_play = np.count_nonzero(play)
     flow = _Flow()
     # Most games play a card: that runs as whole-batch arithmetic (`play` masks the
     # others out); the other phases on their index sets.
@@ -215,14 +219,14 @@ def _apply(s: State, a: np.ndarray) -> None:
             flow.add_tricks(_play_cards(s, a, play))
         rest = (~play).nonzero()[0]
         ph = phase.take(rest)
-        if (ph == _ANNOUNCE_PHASE).any():
+        if np.count_nonzero(ph == _ANNOUNCE_PHASE):
             g = rest[ph == _ANNOUNCE_PHASE]
             _announce(s, g, a.take(g))
         rem = (ph == _REMOVE_OCTOPUS) | (ph == _REMOVE_ROUND_END)
-        if rem.any():
+        if np.count_nonzero(rem):
             g = rest[rem]
             _remove(s, g, a.take(g), flow)
-        if (ph == _DOLPHIN).any():
+        if np.count_nonzero(ph == _DOLPHIN):
             g = rest[ph == _DOLPHIN]
             _dolphin(s, g, a.take(g), flow)
     # The automatic events, in the order of the rules.
@@ -259,8 +263,8 @@ def _settle(s: State, flow: _Flow) -> None:
     gives back an identical observation. Idempotent for games already over.
     Nothing moves a boat here, so one `trump_of` serves all of them.
     """
-    idx = (s.phase >= _REMOVE_ROUND_END).nonzero()[0]
-    games = _joined([*flow.next_trick, idx])
+    idx = (s.phase >= _PHASE_REMOVE_ROUND_END).nonzero()[0]
+    games = _joined([*flow.next_trick, idx]) if flow.next_trick else idx
     if games.size == 0:
         return
     trump = route.trump_of(s, games)
@@ -268,7 +272,7 @@ def _settle(s: State, flow: _Flow) -> None:
     if idx.size:
         s.lead_suit[idx] = NO_SUIT
         new = s.phase.take(idx) == _NEW_ROUND
-        if new.any():
+        if np.count_nonzero(new):
             start_round(s, idx[new], trump=trump[len(games) - len(idx) :][new])
 
 
@@ -369,7 +373,7 @@ def _remove(s: State, idx: np.ndarray, a: np.ndarray, flow: _Flow) -> None:
     slot = route.slot_ahead(s, idx, seat, a - REMOVE_BASE)
     route.remove_slot(s, idx, slot)
     octo = s.phase.take(idx) == _REMOVE_OCTOPUS
-    if not octo.all():
+    if np.count_nonzero(octo) < len(octo):
         flow.add_payouts(idx[~octo], 0)
         idx = idx[octo]
     if idx.size:
@@ -382,7 +386,7 @@ def _dolphin(s: State, idx: np.ndarray, a: np.ndarray, flow: _Flow) -> None:
     take = a == DOLPHIN_TAKE
     pending = s.pending.take(idx)
     s.pending[idx] = _PENDING_NONE
-    if take.any():
+    if np.count_nonzero(take):
         t = take.nonzero()[0]
         flow.add_moves(idx[t], seat[t], pending[t], s.config.dolphin_chain)
         keep = ~take
@@ -396,7 +400,7 @@ def _continue(
     """Games past a dolphin decision go on with what was pending: the trick's
     aftermath, or the payouts after `seat`'s."""
     trick = pending == _PENDING_TRICK
-    if trick.all():
+    if np.count_nonzero(trick) == len(trick):
         flow.add_settled(idx)
         return
     flow.add_settled(idx[trick])
@@ -413,18 +417,18 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     P = s.num_players
     H = s.history.shape[1]
     tn = s.trick_number.take(idx)
-    first = idx * H + tn * P
-    cards = flat(s.history).take(first[:, None] + np.arange(P))
+    first = idx * const(H) + tn * const(P, np.int8)
+    cards = flat(s.history).take(first[:, None] + route.local_index(P, 1))
     w = trick_winner_seat(cards, s.trump.take(idx), s.lead_suit.take(idx), s.leader.take(idx))
-    fi = idx * P + w
-    flat(s.tricks_won)[fi] += 1
-    s.trick_number[idx] = tn + 1
+    fi = idx * const(P) + w
+    flat(s.tricks_won)[fi] += _I8_ONE
+    s.trick_number[idx] = tn + _I8_ONE
     s.leader[idx] = w  # R3.3: the winner leads the next trick
     s.current_player[idx] = w
     if s.config.nil_announcement and not s.config.announced_boat_moves:
         # Without the variant nobody announces, so every winner moves.
         moves = flat(s.announced).take(fi) != 1
-        if not moves.all():
+        if np.count_nonzero(moves) < len(moves):
             flow.add_settled(idx[~moves])
             idx, w = idx[moves], w[moves]
     flow.add_moves(idx, w, _PENDING_TRICK, True)
@@ -443,7 +447,7 @@ def _moves(s: State, flow: _Flow) -> None:
     pres = route.present_bits(s, idx)
     moved = route.move_forward(s, idx, seat, pres)
     go = _after_move(s, idx, seat, pending, allow, pres, moved)
-    if np.ndim(pending) == 0:  # trick winners only
+    if not isinstance(pending, np.ndarray):  # trick winners only
         flow.add_settled(idx[go])
     else:
         _continue(s, idx[go], seat[go], pending[go], flow)
@@ -467,8 +471,8 @@ def _after_move(
     Returns (b,) bool: the game goes on at once (not won, no dolphin decision waiting).
     """
     go = ~_check_lapped(s, idx, seat, pres)
-    check = go & allow_dolphin
-    while check.any():
+    check = go if allow_dolphin is True else go & allow_dolphin
+    while np.count_nonzero(check):
         e = (check & route.dolphin_eligible(s, idx, seat, pres, moved)).nonzero()[0]
         if e.size == 0:
             break
@@ -495,7 +499,7 @@ def _check_lapped(
 ) -> np.ndarray:
     """End the games where `seat` lapped the last boat (R9.2); (b,) bool of those."""
     won = route.has_lapped(s, idx, seat, pres)
-    if won.any():
+    if np.count_nonzero(won):
         _end_game(s, idx[won], seat[won])
     return won
 
@@ -504,8 +508,8 @@ def _after_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     """Next trick (trump fixed now, R5.5) or the end of the round (R7.1)."""
     if len(idx) == 0:
         return
-    more = s.trick_number.take(idx) < TRICKS_PER_ROUND
-    if more.all():
+    more = s.trick_number.take(idx) < const(TRICKS_PER_ROUND, np.int8)
+    if np.count_nonzero(more) == len(more):
         g, end = idx, None
     else:
         g, end = idx[more], idx[~more]
@@ -543,7 +547,7 @@ def _payouts(s: State, idx: np.ndarray, start: int | np.ndarray) -> None:
             & (flat(s.announced).take(fi) == 1)
             & (flat(s.tricks_won).take(fi) == 0)
         )
-        if not pay.any():
+        if not np.count_nonzero(pay):
             continue
         p = pay.nonzero()[0]
         alive = np.ones(len(p), dtype=bool)
@@ -566,7 +570,7 @@ def _end_round(s: State, idx: np.ndarray) -> None:
     if len(idx) == 0:
         return
     last = s.round.take(idx) >= s.config.max_rounds
-    if last.any():
+    if np.count_nonzero(last):
         t = idx[last]
         s.truncated[t] = True
         s.phase[t] = _GAME_OVER

@@ -11,13 +11,12 @@ from .constants import (
     CARD_SUIT,
     CARD_TYPE_BITS,
     KANALOA,
-    MAX_PLAYERS,
     NUM_CARD_TYPES,
     NUM_SUITS,
     NUM_VALUES,
 )
 
-_SMALL = 32  # tricks up to which one argmax call beats a loop over the seats
+_SMALL = 32  # tricks up to which one reduction call beats a loop over the seats
 
 
 def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
@@ -79,17 +78,32 @@ def trick_winner_seat(
     runs slowly over a short axis), and no wrap-around for the seat.
     """
     b, P = cards.shape
+    # The table row of the trick: ((trump * 5 + lead_suit + 1) * P + leader) * P * 50,
+    # expanded so that each term is one multiplication by a constant array.
+    t, s, r, offsets = _winner_factors(P)
+    row = trump * t + lead_suit * s + leader * r
+    keys = _winner_keys(P).take(row[:, None] + offsets + cards)
     if b <= _SMALL:
-        return (leader + trick_winner(cards, trump, lead_suit)) % P
-    ctx = ((trump.astype(np.int64) * 5 + lead_suit + 1) * P + leader) * (P * NUM_CARD_TYPES)
-    keys = _winner_keys(P).take(ctx[:, None] + _SEAT_OFFSETS[:P] + cards)
-    best = np.maximum(keys[:, 0], keys[:, 1])
-    for p in range(2, P):
-        np.maximum(best, keys[:, p], out=best)
-    return best & 7
+        best = np.maximum.reduce(keys, axis=1)
+    else:  # (a column loop: a reduction along the short axis is slow)
+        best = np.maximum(keys[:, 0], keys[:, 1])
+        for p in range(2, P):
+            np.maximum(best, keys[:, p], out=best)
+    return best & _SEAT_BITS
 
 
-_SEAT_OFFSETS = np.arange(MAX_PLAYERS, dtype=np.int64) * NUM_CARD_TYPES
+@cache
+def _winner_factors(num_players: int) -> tuple[np.ndarray, ...]:
+    """`trick_winner_seat`'s index terms: the trump, lead suit and leader factors as
+    one-element int64 arrays, and the (P,) offsets of the positions (with the lead
+    suit's + 1)."""
+    P = num_players
+    row = P * NUM_CARD_TYPES
+    t, s, r = (np.array([f], dtype=np.int64) for f in (5 * P * row, P * row, row))
+    return t, s, r, P * row + np.arange(P, dtype=np.int64) * NUM_CARD_TYPES
+
+
+_SEAT_BITS = np.array([7], dtype=np.int16)
 
 
 def add_played(played: np.ndarray, kind: np.ndarray) -> None:
