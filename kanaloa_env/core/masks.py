@@ -20,7 +20,7 @@ from .constants import (
     TIKI_BITS,
     Phase,
 )
-from .route import flat, local_index, removable_bits
+from .route import flat, flat_index, removable_bits
 from .state import State
 
 _LITTLE = sys.byteorder == "little"
@@ -46,7 +46,7 @@ def playable_tiki(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
     """(b,) uint64: the Tiki cards of `hand` that may be played; see `playable_cards`
     (the special cards may always be played)."""
     # No suit (-1) takes SUIT_BITS's last entry, 0: nothing to follow.
-    follow = hand & SUIT_BITS.take(np.asarray(lead_suit).astype(np.intp))
+    follow = hand & SUIT_BITS.take(lead_suit)
     # Holding the suit to follow: only it (R4.3).
     return np.where(follow != _ZERO, follow, hand & _TIKI)
 
@@ -87,7 +87,7 @@ def compute_mask(
     if idx is None:
         B = state.batch_size
         phase, cur, lead = state.phase, state.current_player, state.lead_suit
-        seat_index = local_index(B, P) + cur
+        seat_index = flat_index(B, P, cur)
     else:
         B = len(idx)
         phase, cur = state.phase.take(idx), state.current_player.take(idx)

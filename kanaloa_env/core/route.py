@@ -42,6 +42,8 @@ def const(value: int, dtype: type = np.int64) -> np.ndarray:
 
 
 _ZERO, _ONE, _TWO = const(0), const(1), const(2)
+# By the number of seats P: (P, P) int8, row s 64 in column s, 0 elsewhere.
+_EXCLUDED = tuple(np.eye(p, dtype=np.int8) * np.int8(64) for p in range(9))
 
 
 def flat(x: np.ndarray) -> np.ndarray:
@@ -148,10 +150,11 @@ def present_bits(state: State, idx: np.ndarray) -> np.ndarray:
 
 def occupied_bits(state: State, idx: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
     """(b,) int64 field set of fields some boat stands on (R6.1), not counting seat `exclude`."""
-    bits = _ONE << state.boat_field.take(idx, axis=0)
+    fields = state.boat_field.take(idx, axis=0)
     if exclude is not None:
-        flat(bits)[local_index(len(idx), state.num_players) + exclude] = 0
-    return or_seats(bits)
+        # Seat `exclude`'s field moved out of range: numpy shifts it out to 0.
+        fields = fields + _EXCLUDED[state.num_players].take(exclude, axis=0)
+    return or_seats(_ONE << fields)
 
 
 def _occupied_slots(state: State, idx: np.ndarray) -> np.ndarray:
@@ -173,9 +176,22 @@ def local_index(b: int, n: int) -> np.ndarray:
     return out
 
 
-def _seat_index(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(b,) flat indices of (game, seat) in the (B, P) arrays."""
-    return idx * const(state.num_players) + seat
+def flat_index(b: int, n: int, col: np.ndarray) -> np.ndarray:
+    """(b,) flat indices `i * n + col[i]`: one entry per row of a (b, n) array.
+
+    At b == 1 that is `col` itself (returned, not copied: do not write to it), one
+    numpy call fewer where each call is the whole cost.
+    """
+    return col if b == 1 else local_index(b, n) + col
+
+
+def seat_index(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(b,) flat indices of (game, seat) in the (B, P) arrays.
+
+    In a batch of one game `idx` can only be [0]: then `seat` itself (returned, not
+    copied), one numpy call fewer where each call is the whole cost.
+    """
+    return seat if len(state.phase) == 1 else idx * const(state.num_players) + seat
 
 
 def _highest_bit(x: np.ndarray) -> np.ndarray:
@@ -205,7 +221,7 @@ def move_forward(
     sets the other boats occupy, for a following `dolphin_eligible`.
     """
     F = const(state.config.route_fields)
-    fi = _seat_index(state, idx, seat)
+    fi = seat_index(state, idx, seat)
     fields = flat(state.boat_field)
     pos = fields.take(fi)
     if pres is None:
@@ -229,7 +245,7 @@ def has_lapped(
     """(b,) bool: boat `seat` is more than one lap ahead of the last other boat (R9.2)."""
     # The last *other* boat can be replaced by the last boat: they differ only when
     # `seat` alone is last, and then neither difference exceeds a lap.
-    own = flat(state.progress).take(_seat_index(state, idx, seat))
+    own = flat(state.progress).take(seat_index(state, idx, seat))
     lap = np.bitwise_count(slot_bits(state, idx) if pres is None else pres)
     if pres is None:
         lap <<= 1
@@ -250,7 +266,7 @@ def dolphin_eligible(
     """
     F = const(state.config.route_fields)
     if moved is None:
-        pos = flat(state.boat_field).take(_seat_index(state, idx, seat))
+        pos = flat(state.boat_field).take(seat_index(state, idx, seat))
         occ = None
     else:
         pos, occ = moved
@@ -294,7 +310,7 @@ def _ahead_sets(
     and the (b,) unrotated slot set.
     """
     N = state.config.route_cards
-    own = flat(state.boat_field).take(_seat_index(state, idx, seat)) >> 1
+    own = flat(state.boat_field).take(seat_index(state, idx, seat)) >> 1
     shift = own.astype(np.int64) + 1
     pres = slot_bits(state, idx)
     return ((pres | pres << N) >> shift) & ((1 << (N - 1)) - 1), shift, pres
@@ -387,5 +403,5 @@ _SEAT_KEYS = (7 - np.arange(8)).astype(np.int32)
 def trump_of(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int8: colour of the field under the leading boat (R8.2)."""
     F = const(state.config.route_fields)
-    field = flat(state.boat_field).take(_seat_index(state, idx, leading_seat(state, idx)))
+    field = flat(state.boat_field).take(seat_index(state, idx, leading_seat(state, idx)))
     return state.config.deck.color.take(flat(state.route).take(idx * F + field))

@@ -96,12 +96,12 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         )
     if a.shape != (state.batch_size,):
         raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
-    if a.dtype != np.int64:
+    if a.dtype != _INT64:
         a = a.astype(np.int64)
     # One unsigned maximum checks both ends of the range (negatives view as huge);
     # ufunc.reduce and count_nonzero skip the Python wrappers of .max() and .all().
     if np.maximum.reduce(a.view(np.uint64)) < NUM_ACTIONS:
-        ok = flat(state.legal).take(route.local_index(len(a), NUM_ACTIONS) + a)
+        ok = flat(state.legal).take(route.flat_index(len(a), NUM_ACTIONS, a))
     else:
         in_range = (a >= 0) & (a < NUM_ACTIONS)
         ok = in_range & state.legal[np.arange(len(a)), np.where(in_range, a, 0)]
@@ -137,21 +137,29 @@ _NEW_ROUND = len(Phase)
 _NO_CARD = OCTOPUS + 1
 _CARD_BITS = np.append(CARD_TYPE_BITS, np.uint64(0))
 # By suit to follow (rows 0..3, then no suit) and card type (columns, with
-# _NO_CARD): the suit to follow after the card (R4.2) and the void the card shows,
-# as a one-bit set of the suit to follow (a Tiki card of another suit, R4.3).
+# _NO_CARD): the suit to follow after the card (R4.2), and `_PLAY_INFO`: bits 0-3
+# the void the card shows, as a one-bit set of the suit to follow (a Tiki card of
+# another suit, R4.3), bit 7 an octopus (R4.4).
 _CARD_KEYS = np.array([_NO_CARD + 1])  # row length
 _LEADS = [0, 1, 2, 3, NO_SUIT]
 _SUITS = [*CARD_SUIT, NO_SUIT]
 _LEAD_AFTER = np.array([[s if lead < 0 else lead for s in _SUITS] for lead in _LEADS], np.int8)
-_VOID_BIT = np.array(
-    [[1 << lead if lead >= 0 and s >= 0 and s != lead else 0 for s in _SUITS] for lead in _LEADS],
+_PLAY_INFO = np.array(
+    [
+        [
+            (1 << lead if lead >= 0 and s >= 0 and s != lead else 0) | 128 * (c == OCTOPUS)
+            for c, s in enumerate(_SUITS)
+        ]
+        for lead in _LEADS
+    ],
     np.uint8,
 )
-_LEAD_AFTER, _VOID_BIT = _LEAD_AFTER.ravel(), _VOID_BIT.ravel()
-_OCTOPUS = np.array([OCTOPUS])
+_LEAD_AFTER, _PLAY_INFO = _LEAD_AFTER.ravel(), _PLAY_INFO.ravel()
+_VOID_BITS, _OCTOPUS_FLAG = np.array([15], np.uint8), np.array([128], np.uint8)
 # Constants as one-element arrays of the operands' dtype: a numpy or Python scalar
 # operand costs a dtype resolution per call (~0.5-1 us, the whole cost at batch 1).
 _I8_ONE = np.ones(1, dtype=np.int8)
+_INT64 = np.dtype(np.int64)
 _PHASE_PLAY = np.array([_PLAY], dtype=np.int8)
 _PHASE_REMOVE_ROUND_END = np.array([_REMOVE_ROUND_END], dtype=np.int8)
 
@@ -307,7 +315,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         card = np.where(play, a, _NO_CARD)
         # Over games have seat -1, which would name another game's last seat.
         seat = np.maximum(cur, 0).astype(np.intp)
-    fi = route.local_index(B, P) + seat
+    fi = route.flat_index(B, P, seat)
     hands = flat(s.hands)
     hand = hands.take(fi)
     kind = _CARD_BITS.take(card)
@@ -316,7 +324,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     add_played(s.played, kind)
     n = s.num_played
     slot = n.astype(np.intp)  # the card's history slot in its game's row
-    pos = route.local_index(B, H) + slot
+    pos = route.flat_index(B, H, slot)
     card8 = card.astype(np.int8)  # (a scatter that casts costs more than the cast)
     if play is None:
         flat(s.history)[pos] = card8
@@ -325,17 +333,6 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         g = play.nonzero()[0]
         flat(s.history)[pos.take(g)] = card8.take(g)
         n += play
-    # R4.2: the first Tiki card sets the suit to follow; a Tiki card of another suit
-    # shows a void. Both from one table index: the row of the suit to follow (no
-    # suit, -1, wraps to the last row), the column of the card.
-    key = s.lead_suit.astype(np.intp) * _CARD_KEYS + card
-    void = _VOID_BIT.take(key)
-    if B > 64 or np.count_nonzero(void):  # (whole-batch: cheaper than gathering the few)
-        voids = flat(s.voids)
-        seen = voids.take(fi)
-        seen |= void
-        voids[fi] = seen
-    _LEAD_AFTER.take(key, out=s.lead_suit)
     # The trick is complete once every player has played to it: its last slot.
     trick_end, next_seat = _seat_tables(P)
     complete = trick_end.take(slot)
@@ -344,12 +341,22 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     else:
         complete &= play
         nxt = play & ~complete
-    octo = (card == _OCTOPUS).nonzero()[0]
-    if octo.size:
-        wait = octo[route.can_remove(s, octo)]
-        s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
-        complete[wait] = False
-        nxt[wait] = False
+    # R4.2-R4.4 from one table index: the row of the suit to follow (no suit, -1,
+    # wraps to the last row), the column of the card.
+    key = s.lead_suit * _CARD_KEYS + card
+    info = _PLAY_INFO.take(key)
+    _LEAD_AFTER.take(key, out=s.lead_suit)
+    if B > 64 or np.count_nonzero(info):  # (most cards at small batches: nothing)
+        voids = flat(s.voids)  # (whole-batch: cheaper than gathering the few)
+        seen = voids.take(fi)
+        seen |= info & _VOID_BITS
+        voids[fi] = seen
+        octo = (info >= _OCTOPUS_FLAG).nonzero()[0]
+        if octo.size:
+            wait = octo[route.can_remove(s, octo)]
+            s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
+            complete[wait] = False
+            nxt[wait] = False
     np.copyto(cur, next_seat.take(seat), where=nxt)
     return complete.nonzero()[0]
 
@@ -420,7 +427,7 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     first = idx * const(H) + tn * const(P, np.int8)
     cards = flat(s.history).take(first[:, None] + route.local_index(P, 1))
     w = trick_winner_seat(cards, s.trump.take(idx), s.lead_suit.take(idx), s.leader.take(idx))
-    fi = idx * const(P) + w
+    fi = route.seat_index(s, idx, w)
     flat(s.tricks_won)[fi] += _I8_ONE
     s.trick_number[idx] = tn + _I8_ONE
     s.leader[idx] = w  # R3.3: the winner leads the next trick

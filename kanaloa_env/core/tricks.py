@@ -64,7 +64,8 @@ def _winner_keys(num_players: int) -> np.ndarray:
     score = np.where((suit == lead) & (suit >= 0), rank, -1)
     score = np.where(suit == trump, NUM_VALUES + rank, score)
     score = np.where(card == KANALOA, 2 * NUM_VALUES + p, score)
-    return (64 * score + 8 * (7 - p) + (leader + p) % P).astype(np.int16).ravel()
+    # (int64: the winning seat comes out as an index array, no cast needed)
+    return (64 * score + 8 * (7 - p) + (leader + p) % P).astype(np.int64).ravel()
 
 
 def trick_winner_seat(
@@ -103,7 +104,7 @@ def _winner_factors(num_players: int) -> tuple[np.ndarray, ...]:
     return t, s, r, P * row + np.arange(P, dtype=np.int64) * NUM_CARD_TYPES
 
 
-_SEAT_BITS = np.array([7], dtype=np.int16)
+_SEAT_BITS = np.array([7], dtype=np.int64)
 
 
 def add_played(played: np.ndarray, kind: np.ndarray) -> None:
