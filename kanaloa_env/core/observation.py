@@ -477,10 +477,10 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     np.add(w.order8, row[:, None], out=order)
     np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL], mode="clip")
 
-    # The last two blocks, distances along the route, are numbers: integers (B, 16)
-    # divided in float32 (the correctly rounded quotient) straight into the table's
-    # two rows per game, which the last two codes of each game name, so that the one
-    # `take` below writes every block of `out` in order.
+    # The last two blocks, distances along the route, are numbers: integers written
+    # into the table's two rows per game (which the last two codes of each game name,
+    # so that the one `take` below writes every block of `out` in order) and divided
+    # there in float32, which gives the correctly rounded quotient.
     lap = _LAP.take(state.present_slots)  # fields in one lap
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
@@ -494,7 +494,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     for r in range(2, P):
         lo = np.minimum(lo, diff[:, r])
         hi = np.maximum(hi, diff[:, r])
-    tail = w.tail  # the columns of seats past the table size stay 0
+    tail = w.tail  # (B, 16) float32 view of those rows; seats past the table size stay 0
     tail[:, :P] = ahead
     tail[:, MAX_PLAYERS : MAX_PLAYERS + P] = diff
     tail[:, 10] = lap
@@ -503,10 +503,9 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     tail[:, 13] = state.trick_number
     tail[:, 14] = np.minimum(state.round - 1, ROUND_SCALE)
     tail[:, 15] = lap
-    table = w.table
-    np.divide(tail, _TAIL_DIVISORS, out=table[w.tail_row :].reshape(B, 2 * BLOCK))
+    np.divide(tail, _TAIL_DIVISORS, out=tail)  # small integers are exact in float32
 
-    np.take(table, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
+    np.take(w.table, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
 
 
 # Per float of the last two blocks (boats, progress, lapping, trick_number, round,
@@ -566,7 +565,8 @@ class _Workspace:
         self.keys[:, F] = _NO_FIELD
         self.order8 = np.empty((B, MAX_FIELDS), dtype=np.int8)
         self.order = np.empty((B, MAX_FIELDS), dtype=np.intp)
-        self.tail = np.zeros((B, 2 * BLOCK), dtype=np.int32)
+        self.tail = self.table[len(static) :].reshape(B, 2 * BLOCK)
+        self.tail[:] = 0
 
 
 class _Workspaces(threading.local):
