@@ -20,7 +20,7 @@ from .constants import (
     TIKI_BITS,
     Phase,
 )
-from .route import flat, flat_index, removable_bits
+from .route import flat_index, removable_bits
 from .state import State
 
 _LITTLE = sys.byteorder == "little"
@@ -95,7 +95,7 @@ def compute_mask(
         seat_index = idx * P + cur
     # A finished game's current_player is -1, which names the previous game's last
     # seat (or wraps around); its word is cleared by the phase below.
-    hand = flat(state.hands).take(seat_index)
+    hand = state.hands.take(seat_index)
     # The playable Tiki cards keep their bits; the specials, always playable, become
     # actions 48/49 (int64 indices: numpy converts uint64 ones at some cost).
     word = playable_tiki(hand, lead) | _SPECIAL_ACTIONS.take(

@@ -12,8 +12,9 @@ How it is fast (the step calls these on thousands of games every decision):
   *doubled* (`x | x << F`: bits `f` and `f + F` both stand for field `f`), so "the
   first field after `pos`" is a lowest set bit at or above `pos + 1`, with no
   wrap-around.
-- Per-game values are gathered with `take` on flat indices (`idx * P + seat`);
-  two-dimensional fancy indexing costs several times more.
+- Per-game values are gathered with `take` (which flattens the array) and written
+  through `flat` on flat indices (`idx * P + seat`); two-dimensional fancy
+  indexing costs several times more.
 - numpy reduces a short axis (`x.min(axis=1)` on (b, P)) at ~40 ns a row, ten
   times a whole-column operation, so above `_SMALL` games the seat-axis
   reductions loop over the P columns; below it one call is cheaper.
@@ -47,7 +48,8 @@ _EXCLUDED = tuple(np.eye(p, dtype=np.int8) * np.int8(64) for p in range(9))
 
 
 def flat(x: np.ndarray) -> np.ndarray:
-    """A 1-d view of a C-contiguous array (for `take` and assignment on flat indices).
+    """A 1-d view of a C-contiguous array, to assign on flat indices (`put` is
+    several times slower on large batches; reads need no view: `take` flattens).
 
     Raises AttributeError instead of silently copying when `x` is not contiguous.
     """
@@ -222,8 +224,7 @@ def move_forward(
     """
     F = const(state.config.route_fields)
     fi = seat_index(state, idx, seat)
-    fields = flat(state.boat_field)
-    pos = fields.take(fi)
+    pos = state.boat_field.take(fi)
     if pres is None:
         pres = present_bits(state, idx)
     others = occupied_bits(state, idx, exclude=seat)
@@ -234,7 +235,7 @@ def move_forward(
     sailed = np.bitwise_count((pres | pres << F) & (land + land - start))
     # (a remainder, not a masked in-place update: those are slow)
     to = np.bitwise_count(land - _ONE) % const(state.config.route_fields, np.uint8)
-    fields[fi] = to
+    flat(state.boat_field)[fi] = to
     flat(state.progress)[fi] += sailed
     return to, others
 
@@ -245,7 +246,7 @@ def has_lapped(
     """(b,) bool: boat `seat` is more than one lap ahead of the last other boat (R9.2)."""
     # The last *other* boat can be replaced by the last boat: they differ only when
     # `seat` alone is last, and then neither difference exceeds a lap.
-    own = flat(state.progress).take(seat_index(state, idx, seat))
+    own = state.progress.take(seat_index(state, idx, seat))
     lap = np.bitwise_count(slot_bits(state, idx) if pres is None else pres)
     if pres is None:
         lap <<= 1
@@ -266,11 +267,11 @@ def dolphin_eligible(
     """
     F = const(state.config.route_fields)
     if moved is None:
-        pos = flat(state.boat_field).take(seat_index(state, idx, seat))
+        pos = state.boat_field.take(seat_index(state, idx, seat))
         occ = None
     else:
         pos, occ = moved
-    on = state.config.deck.dolphin.take(flat(state.route).take(idx * F + pos))
+    on = state.config.deck.dolphin.take(state.route.take(idx * F + pos))
     d = on.nonzero()[0]
     if d.size == 0:
         return on
@@ -310,7 +311,7 @@ def _ahead_sets(
     and the (b,) unrotated slot set.
     """
     N = state.config.route_cards
-    own = flat(state.boat_field).take(seat_index(state, idx, seat)) >> 1
+    own = state.boat_field.take(seat_index(state, idx, seat)) >> 1
     shift = own.astype(np.int64) + 1
     pres = slot_bits(state, idx)
     return ((pres | pres << N) >> shift) & ((1 << (N - 1)) - 1), shift, pres
@@ -369,7 +370,7 @@ def remove_slot(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
     # The last boat: the lowest progress, the lowest seat among equals (as argmin);
     # progress stays far below 2**28, so 8 * progress fits the int32.
     key = min_seats(prog * 8 + _SEATS[:P])
-    after = flat(state.boat_field).take(idx * P + (key & 7)) + 1  # field after it
+    after = state.boat_field.take(idx * P + (key & 7)) + 1  # field after it
     pres = present_bits(state, idx)
     # Present fields from just after the last boat up to the card's first field.
     d = 2 * slot - after
@@ -403,5 +404,5 @@ _SEAT_KEYS = (7 - np.arange(8)).astype(np.int32)
 def trump_of(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int8: colour of the field under the leading boat (R8.2)."""
     F = const(state.config.route_fields)
-    field = flat(state.boat_field).take(seat_index(state, idx, leading_seat(state, idx)))
-    return state.config.deck.color.take(flat(state.route).take(idx * F + field))
+    field = state.boat_field.take(seat_index(state, idx, leading_seat(state, idx)))
+    return state.config.deck.color.take(state.route.take(idx * F + field))

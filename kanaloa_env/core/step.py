@@ -11,7 +11,11 @@ size 1 each numpy call's ~1-3 us is the whole cost): the card play is whole-batc
 arithmetic; the other phases and the automatic events run once per step on the
 index set of their games (`_Flow`); per-game values are gathered with `take` on
 flat indices; wrap-arounds are arithmetic, not masked in-place updates; index sets
-come from `x.nonzero()[0]` (np.flatnonzero adds a Python wrapper).
+come from `x.nonzero()[0]` (np.flatnonzero adds a Python wrapper). For small
+batches: tests use `np.count_nonzero` and reductions `ufunc.reduce` (`.any()`,
+`.all()`, `.max()` go through Python wrappers), constant operands are one-element
+arrays (`route.const`; a scalar operand is converted on every call), and what
+follows a card comes from lookup tables (`_PLAY_INFO`, `_LEAD_AFTER`, `_trick_end`).
 """
 
 from __future__ import annotations
@@ -94,32 +98,37 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         raise TypeError(
             f"actions must be an integer array of shape ({state.batch_size},), got dtype {a.dtype}"
         )
-    if a.shape != (state.batch_size,):
+    if a.shape != state.phase.shape:
         raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
     if a.dtype != _INT64:
         a = a.astype(np.int64)
     # One unsigned maximum checks both ends of the range (negatives view as huge);
     # ufunc.reduce and count_nonzero skip the Python wrappers of .max() and .all().
     if np.maximum.reduce(a.view(np.uint64)) < NUM_ACTIONS:
-        ok = flat(state.legal).take(route.flat_index(len(a), NUM_ACTIONS, a))
+        ok = state.legal.take(route.flat_index(len(a), NUM_ACTIONS, a))
     else:
         in_range = (a >= 0) & (a < NUM_ACTIONS)
         ok = in_range & state.legal[np.arange(len(a)), np.where(in_range, a, 0)]
     if np.count_nonzero(ok) < len(ok):
         ok |= state.phase == _GAME_OVER  # finished games ignore their entry
-    if np.count_nonzero(ok) < len(ok):
-        bad = np.flatnonzero(~ok)
-        parts = []
-        for g in bad[:10]:
-            act = int(a[g])
-            what = action_name(act) if 0 <= act < NUM_ACTIONS else "out of range 0..65"
-            parts.append(
-                f"game {g}: player {int(state.current_player[g])} in phase "
-                f"{PHASE_NAMES[int(state.phase[g])]} cannot take action {act} ({what})"
-            )
-        more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
-        raise ValueError("illegal actions: " + "; ".join(parts) + more)
+        if np.count_nonzero(ok) < len(ok):
+            raise ValueError(_illegal_message(state, a, ok))
     return a
+
+
+def _illegal_message(state: State, a: np.ndarray, ok: np.ndarray) -> str:
+    """The error message naming the games, players, phases and actions at fault."""
+    bad = np.flatnonzero(~ok)
+    parts = []
+    for g in bad[:10]:
+        act = int(a[g])
+        what = action_name(act) if 0 <= act < NUM_ACTIONS else "out of range 0..65"
+        parts.append(
+            f"game {g}: player {int(state.current_player[g])} in phase "
+            f"{PHASE_NAMES[int(state.phase[g])]} cannot take action {act} ({what})"
+        )
+    more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
+    return "illegal actions: " + "; ".join(parts) + more
 
 
 # Plain ints: IntEnum attribute access and conversion cost more than the numpy work
@@ -164,14 +173,15 @@ _PHASE_PLAY = np.array([_PLAY], dtype=np.int8)
 _PHASE_REMOVE_ROUND_END = np.array([_REMOVE_ROUND_END], dtype=np.int8)
 
 
+# By the number of seats P: the next seat of each seat in turn order.
+_NEXT_SEAT = tuple(((np.arange(p) + 1) % max(p, 1)).astype(np.int8) for p in range(9))
+
+
 @cache
-def _seat_tables(num_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """(trick_end, next_seat): by the history slot of a round's card (0..8P, one
-    past for a round that is over), whether it is the last card of its trick; by
-    seat, the next seat in turn order."""
-    P = num_players
-    slots = np.arange(TRICKS_PER_ROUND * P + 1)
-    return slots % P == P - 1, ((np.arange(P) + 1) % P).astype(np.int8)
+def _trick_end(num_players: int) -> np.ndarray:
+    """By the history slot of a round's card (0..8P, one past for a round that is
+    over): whether it is the last card of its trick."""
+    return np.arange(TRICKS_PER_ROUND * num_players + 1) % num_players == num_players - 1
 
 
 class _Flow:
@@ -316,11 +326,10 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         # Over games have seat -1, which would name another game's last seat.
         seat = np.maximum(cur, 0).astype(np.intp)
     fi = route.flat_index(B, P, seat)
-    hands = flat(s.hands)
-    hand = hands.take(fi)
+    hand = s.hands.take(fi)
     kind = _CARD_BITS.take(card)
     bits = hand & kind
-    hands[fi] = hand ^ (bits & -bits)  # one copy of the card type
+    flat(s.hands)[fi] = hand ^ (bits & -bits)  # one copy of the card type
     add_played(s.played, kind)
     n = s.num_played
     slot = n.astype(np.intp)  # the card's history slot in its game's row
@@ -334,8 +343,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
         flat(s.history)[pos.take(g)] = card8.take(g)
         n += play
     # The trick is complete once every player has played to it: its last slot.
-    trick_end, next_seat = _seat_tables(P)
-    complete = trick_end.take(slot)
+    complete = _trick_end(P).take(slot)
     if play is None:
         nxt = ~complete
     else:
@@ -347,17 +355,20 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
     info = _PLAY_INFO.take(key)
     _LEAD_AFTER.take(key, out=s.lead_suit)
     if B > 64 or np.count_nonzero(info):  # (most cards at small batches: nothing)
-        voids = flat(s.voids)  # (whole-batch: cheaper than gathering the few)
-        seen = voids.take(fi)
-        seen |= info & _VOID_BITS
-        voids[fi] = seen
+        flat(s.voids)[fi] |= info & _VOID_BITS  # (whole-batch: cheaper than gathering the few)
         octo = (info >= _OCTOPUS_FLAG).nonzero()[0]
         if octo.size:
             wait = octo[route.can_remove(s, octo)]
             s.phase[wait] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
             complete[wait] = False
             nxt[wait] = False
-    np.copyto(cur, next_seat.take(seat), where=nxt)
+    # The next player: on few games one lookup (two calls); on many, int8 arithmetic
+    # (a masked copy costs several ns a game).
+    if B <= 64:
+        np.copyto(cur, _NEXT_SEAT[P].take(seat), where=nxt)
+    else:
+        cur += nxt
+        cur -= (cur == const(P, np.int8)) * const(P, np.int8)
     return complete.nonzero()[0]
 
 
@@ -425,7 +436,7 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     H = s.history.shape[1]
     tn = s.trick_number.take(idx)
     first = idx * const(H) + tn * const(P, np.int8)
-    cards = flat(s.history).take(first[:, None] + route.local_index(P, 1))
+    cards = s.history.take(first[:, None] + route.local_index(P, 1))
     w = trick_winner_seat(cards, s.trump.take(idx), s.lead_suit.take(idx), s.leader.take(idx))
     fi = route.seat_index(s, idx, w)
     flat(s.tricks_won)[fi] += _I8_ONE
@@ -434,7 +445,7 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
     s.current_player[idx] = w
     if s.config.nil_announcement and not s.config.announced_boat_moves:
         # Without the variant nobody announces, so every winner moves.
-        moves = flat(s.announced).take(fi) != 1
+        moves = s.announced.take(fi) != 1
         if np.count_nonzero(moves) < len(moves):
             flow.add_settled(idx[~moves])
             idx, w = idx[moves], w[moves]
@@ -548,12 +559,7 @@ def _payouts(s: State, idx: np.ndarray, start: int | np.ndarray) -> None:
     for r in range(P):
         seat = ((s.starting_player.take(idx) + r) % P).astype(np.intp)
         fi = idx * P + seat
-        pay = (
-            go
-            & (start <= r)
-            & (flat(s.announced).take(fi) == 1)
-            & (flat(s.tricks_won).take(fi) == 0)
-        )
+        pay = go & (start <= r) & (s.announced.take(fi) == 1) & (s.tricks_won.take(fi) == 0)
         if not np.count_nonzero(pay):
             continue
         p = pay.nonzero()[0]
