@@ -126,22 +126,6 @@ def compute_mask(
     else:
         legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = dolphin
     return legal
-    word *= playing  # cards only in phase play
-    if state.config.nil_announcement:
-        word |= _PHASE_ACTIONS.take(phase)
-    rem = ((phase | 1) == _REMOVE_ROUND_END).nonzero()[0]  # phases 2 and 3: a removal
-    if rem.size:
-        games = rem if idx is None else idx[rem]
-        word[rem] = removable_bits(state, games, cur.take(rem)).view(np.uint64) << _REMOVE_SHIFT
-    legal[:, :64] = _unpack_bits(word)
-    dolphin = phase == _DOLPHIN
-    if legal.flags.c_contiguous and B > 1:
-        # Both dolphin columns (64, 65) of every row as one strided uint16 write.
-        both = np.ndarray((B,), np.uint16, legal, DOLPHIN_TAKE, (NUM_ACTIONS,))
-        np.multiply(dolphin, np.uint16(0x0101), out=both)
-    else:
-        legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = dolphin
-    return legal
 
 
 def refresh(state: State, idx: np.ndarray | None = None) -> None:
