@@ -419,8 +419,8 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
 
     # Own hand and the cards played this round: the Tiki bytes (bits 0..47 in bytes
     # 0-5 and 8-13 of the two words) index the bit rows; the special copies (bits
-    # 48..52, the low bits of 16-bit words 3 and 7) go to the specials block with the suit
-    # to follow.
+    # 48..52, the low bits of 16-bit words 3 and 7) go to the specials block with the
+    # suit to follow.
     words = w.words
     state.hands.take(own, out=words[:, 0], mode="clip")
     words[:, 1] = state.played
@@ -472,7 +472,9 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     key = state.present_slots.astype(np.intp)
     key *= F
     key += state.boat_field.take(own)
-    np.take(_route_order(F // 2), key, axis=0, out=w.order8, mode="clip")  # (valid keys)
+    # (mode="clip" on takes with `out`: the default mode copies `out` first, to keep it
+    # on a bad index; these indices are valid by construction.)
+    np.take(_route_order(F // 2), key, axis=0, out=w.order8, mode="clip")
     order = w.order
     np.add(w.order8, row[:, None], out=order)
     np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL], mode="clip")
