@@ -30,8 +30,8 @@ option of the env) did not help measurably (39% vs 37% at 3e-4, 44% vs 46% at
 1e-3), so the default reward is plain R10.
 
 Measured (seed 0, 2-core machine, 2026-11-22, with the observation layout of
-docs/observation.md): the default run took 8 min 16 s wall (1,802,240 steps, other
-work on the machine) and reached 53.3% (95% CI 51.1-55.5%) against three random
+docs/observation.md): the default run took 6 min 45 s wall (1,802,240 steps) and
+reached 53.3% (95% CI 51.1-55.5%) against three random
 bots (chance 25%) and 18.8% (15.6-22.5%) against three heuristic bots.
 """
 
