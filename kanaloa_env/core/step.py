@@ -302,8 +302,7 @@ def _announce(s: State, idx: np.ndarray, a: np.ndarray) -> None:
     P = s.num_players
     seat = s.current_player.take(idx)
     flat(s.announced)[idx * P + seat] = a == ANNOUNCE
-    nxt = seat + 1
-    nxt -= (nxt == P) * np.int8(P)
+    nxt = _NEXT_SEAT[P].take(seat)
     s.current_player[idx] = nxt
     s.phase[idx[nxt == s.starting_player.take(idx)]] = _PLAY
 
@@ -377,9 +376,7 @@ def _after_card(s: State, idx: np.ndarray) -> np.ndarray:
     P = s.num_players
     complete = s.num_played.take(idx) == s.trick_number.take(idx) * P + P
     nxt = idx[~complete]
-    cur = s.current_player.take(nxt) + 1
-    cur -= (cur == P) * np.int8(P)
-    s.current_player[nxt] = cur
+    s.current_player[nxt] = _NEXT_SEAT[P].take(s.current_player.take(nxt))
     s.phase[nxt] = _PLAY
     return idx[complete]
 

@@ -15,8 +15,7 @@ from .constants import (
     NUM_SUITS,
     NUM_VALUES,
 )
-
-_SMALL = 32  # tricks up to which one reduction call beats a loop over the seats
+from .route import max_seats
 
 
 def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
@@ -78,19 +77,13 @@ def trick_winner_seat(
     over the seats instead of three `np.where` passes and an `argmax` (which numpy
     runs slowly over a short axis), and no wrap-around for the seat.
     """
-    b, P = cards.shape
+    P = cards.shape[1]
     # The table row of the trick: ((trump * 5 + lead_suit + 1) * P + leader) * P * 50,
     # expanded so that each term is one multiplication by a constant array.
     t, s, r, offsets = _winner_factors(P)
     row = trump * t + lead_suit * s + leader * r
     keys = _winner_keys(P).take(row[:, None] + offsets + cards)
-    if b <= _SMALL:
-        best = np.maximum.reduce(keys, axis=1)
-    else:  # (a column loop: a reduction along the short axis is slow)
-        best = np.maximum(keys[:, 0], keys[:, 1])
-        for p in range(2, P):
-            np.maximum(best, keys[:, p], out=best)
-    return best & _SEAT_BITS
+    return max_seats(keys) & _SEAT_BITS
 
 
 @cache
