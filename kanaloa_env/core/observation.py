@@ -40,7 +40,7 @@ from .constants import (
     Pending,
     Phase,
 )
-from .route import local_index
+from .route import local_index, max_seats, min_seats
 from .state import State
 
 MAX_FIELDS = 2 * MAX_OCEAN_CARDS
@@ -492,10 +492,8 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     wrap = ahead.view(np.uint32) >= lap.view(np.uint32)[:, None]
     if wrap.any():
         ahead[wrap] = (diff % lap[:, None])[wrap]
-    lo, hi = diff[:, 1], diff[:, 1]
-    for r in range(2, P):
-        lo = np.minimum(lo, diff[:, r])
-        hi = np.maximum(hi, diff[:, r])
+    others = diff[:, 1:]
+    lo, hi = min_seats(others), max_seats(others)
     tail = w.tail  # (B, 16) float32 view of those rows; seats past the table size stay 0
     tail[:, :P] = ahead
     tail[:, MAX_PLAYERS : MAX_PLAYERS + P] = diff
@@ -520,29 +518,23 @@ assert 2 * MAX_OCEAN_CARDS == MAX_FIELDS  # ocean_cards = lap / 24
 
 
 def _tables_of(config: Config) -> tuple[np.ndarray, int]:
-    """`_TABLE` with the route rows of the config's ocean deck filled in (row `2 * code
-    + occupied` for each deck field code is the bit row of its FIELD_FEATURES byte),
-    and the trump block's first row for the config's rule flags."""
-    cached = _TABLES.get(config)
-    if cached is None:
-        d = config.deck
-        fields = _field_bytes(d.color, d.dolphin, d.start)
-        table = _TABLE.copy()
-        table[0 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + fields]
-        table[1 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + (fields | _OCCUPIED)]
-        table.flags.writeable = False
-        flags = (
-            config.nil_announcement,
-            config.announced_boat_moves,
-            config.dolphin == "optional",
-            config.dolphin_chain,
-        )
-        trump_base = _BASE["trump"] + NUM_SUITS * sum(int(f) << j for j, f in enumerate(flags))
-        cached = _TABLES[config] = (table, trump_base)
-    return cached
-
-
-_TABLES: dict[Config, tuple[np.ndarray, int]] = {}
+    """A copy of `_TABLE` with the route rows of the config's ocean deck filled in (row
+    `2 * code + occupied` for each deck field code is the bit row of its FIELD_FEATURES
+    byte), and the trump block's first row for the config's rule flags. Built once per
+    `_Workspace`, which keeps the result."""
+    d = config.deck
+    fields = _field_bytes(d.color, d.dolphin, d.start)
+    table = _TABLE.copy()
+    table[0 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + fields]
+    table[1 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + (fields | _OCCUPIED)]
+    flags = (
+        config.nil_announcement,
+        config.announced_boat_moves,
+        config.dolphin == "optional",
+        config.dolphin_chain,
+    )
+    trump_base = _BASE["trump"] + NUM_SUITS * sum(int(f) << j for j, f in enumerate(flags))
+    return table, trump_base
 
 
 class _Workspace:
