@@ -11,7 +11,12 @@ the legal actions at every node, its deal's 53 chance nodes included (see
 `bench_hearts`).
 
     python benchmarks/bench_core.py               # all batch sizes, 3 s each
-    python benchmarks/bench_core.py --seconds 1 --batch-sizes 8192
+    python benchmarks/bench_core.py --seconds 1 --batch-sizes 8192 --threads 1
+
+A last pair of columns repeats the run with the observation encoded on `--threads`
+threads (default 2; the step stays on one): numpy releases the GIL in its array
+loops, so a large batch is encoded on both cores of a 2-core machine. Batches under
+2048 games per thread are not split, so that column equals the one before it there.
 
 Targets (batch 8192, one process, 2 cores): >= 2,000,000 decisions/s without
 observations, >= 1,000,000 with them (over 7x hearts), <= 512 bytes of state per
@@ -33,8 +38,13 @@ from kanaloa_env.core.rng import game_keys
 from kanaloa_env.core.setup import reset_games
 
 
-def bench_kanaloa(batch: int, seconds: float, with_obs: bool, num_players: int) -> float:
-    """Decisions per second of random legal self-play at batch size `batch`."""
+def bench_kanaloa(
+    batch: int, seconds: float, with_obs: bool, num_players: int, threads: int = 1
+) -> float:
+    """Decisions per second of random legal self-play at batch size `batch`.
+
+    `threads` goes to `observe` (the step, the mask and the resets stay on one thread).
+    """
     state = init(Config(num_players=num_players), batch, seed=0)
     rng = np.random.default_rng(0)
     out = np.zeros((batch, OBS_DIM), dtype=np.float32)
@@ -47,7 +57,7 @@ def bench_kanaloa(batch: int, seconds: float, with_obs: bool, num_players: int) 
             actions = sample_legal(state.legal, rng)
             step_inplace(state, actions)
             if with_obs:
-                observe(state, out=out)
+                observe(state, out=out, threads=threads)
             decisions += batch
             done = state.terminated | state.truncated
             if done.any():
@@ -124,6 +134,13 @@ def main() -> None:
         help="batch sizes to measure",
     )
     parser.add_argument("--players", type=int, default=4, help="table size 3..5 (default 4)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=2,
+        help="also measure with the observation encoded on this many threads "
+        "(observe(..., threads=N)); 1 skips that column (default 2)",
+    )
     args = parser.parse_args()
 
     rates = bench_hearts(args.seconds)
@@ -139,12 +156,23 @@ def main() -> None:
         f"state bytes per game ({args.players} players): {state.nbytes_per_game()} (target <= 512)"
     )
     print()
-    print(f"{'batch':>6} {'no obs /s':>14} {'with obs /s':>14} {'obs x hearts':>13}")
+    threaded = args.threads > 1
+    header = f"{'batch':>6} {'no obs /s':>14} {'with obs /s':>14} {'x hearts':>9}"
+    if threaded:
+        header += f" {f'obs, {args.threads} thr /s':>16} {'x hearts':>9}"
+    print(header)
+
+    def ratio(rate: float) -> str:
+        return f"{rate / hearts:8.2f}x" if hearts else f"{'-':>9}"
+
     for batch in args.batch_sizes:
         plain = bench_kanaloa(batch, args.seconds, with_obs=False, num_players=args.players)
         obs = bench_kanaloa(batch, args.seconds, with_obs=True, num_players=args.players)
-        ratio = f"{obs / hearts:12.2f}x" if hearts else "           -"
-        print(f"{batch:>6} {plain:>14,.0f} {obs:>14,.0f} {ratio}")
+        row = f"{batch:>6} {plain:>14,.0f} {obs:>14,.0f} {ratio(obs)}"
+        if threaded:
+            obs_t = bench_kanaloa(batch, args.seconds, True, args.players, threads=args.threads)
+            row += f" {obs_t:>16,.0f} {ratio(obs_t)}"
+        print(row)
     print(
         "\ntargets at batch 8192: >= 2,000,000/s without obs, >= 1,000,000/s with obs (> 7x hearts)"
     )

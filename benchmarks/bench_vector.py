@@ -2,6 +2,7 @@
 
     python benchmarks/bench_vector.py                    # N = 1, 64, 1024, 8192; 3 s each
     python benchmarks/bench_vector.py --sizes 1 1024 --seconds 5
+    python benchmarks/bench_vector.py --sizes 8192 --observe-threads 2
 
 Both sides are stable-baselines3 `VecEnv`s driven the same way: every step the
 learner plays a uniformly random legal action in every game (masks from
@@ -62,6 +63,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     p.add_argument("--num-players", type=int, default=4, help="players at the table")
     p.add_argument("--seed", type=int, default=0, help="seed of games and actions")
+    p.add_argument(
+        "--observe-threads",
+        type=int,
+        default=1,
+        help="threads encoding the native env's observations (VectorDriver observe_threads)",
+    )
     args = p.parse_args(argv)
 
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -81,11 +88,16 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         rows.append({"env": "dummy", "N": n, "rate": rate, "steps": steps})
     best_dummy = max(r["rate"] for r in rows)
     for n in args.sizes:
-        env = KanaloaSB3VecEnv(n, num_players=args.num_players, seed=args.seed)
+        env = KanaloaSB3VecEnv(
+            n, num_players=args.num_players, seed=args.seed, observe_threads=args.observe_threads
+        )
         rate, steps = measure(env, args.seconds, args.seed)
         rows.append({"env": "native", "N": n, "rate": rate, "steps": steps})
 
-    print(f"learner steps/s, {args.num_players} players, random opponents and learner")
+    print(
+        f"learner steps/s, {args.num_players} players, random opponents and learner, "
+        f"native observations on {args.observe_threads} thread(s)"
+    )
     print(f"{'env':<8}{'N':>7}{'steps/s':>12}{'x dummy':>10}{'steps timed':>13}")
     for r in rows:
         print(

@@ -19,8 +19,10 @@ sailing order through a table of field orders per set of remaining ocean cards.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -357,7 +359,10 @@ _ORDERS: dict[int, np.ndarray] = {}
 
 
 def observe(
-    state: State, seat: np.ndarray | int | None = None, out: np.ndarray | None = None
+    state: State,
+    seat: np.ndarray | int | None = None,
+    out: np.ndarray | None = None,
+    threads: int = 1,
 ) -> np.ndarray:
     """Encode each game from one player's point of view.
 
@@ -366,11 +371,18 @@ def observe(
         seat: (B,) ints or one int: whose view; default each game's player to act
             (seat 0 for games that are over).
         out: optional (B, OBS_DIM) float32 array to write into (every entry is written).
+        threads: encode the batch in up to this many parts at once, on this thread
+            and a shared pool. numpy releases the GIL inside its array loops, so with
+            idle cores a large batch is encoded faster (about 1.5x with 2 threads at
+            batch 8192 on a 2-core machine); batches under 2048 games per thread are
+            not split. The result does not depend on it.
 
     Returns:
         (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).
     """
     B, P = state.batch_size, state.num_players
+    if threads != 1 or type(threads) is not int:
+        threads = check_threads(threads)
     if seat is None:
         me = np.maximum(state.current_player, 0).astype(np.intp)
     else:
@@ -386,21 +398,68 @@ def observe(
     elif out.shape != (B, OBS_DIM) or out.dtype != np.float32:
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
     elif not out.flags.c_contiguous:  # the encoder writes whole rows as one block array
-        out[...] = observe(state, me)
+        out[...] = observe(state, me, threads=threads)
         return out
-    if B <= _CHUNK:
+    parts = min(threads, B // _MIN_PER_THREAD)
+    if parts <= 1 and B <= _CHUNK:
         _encode(state, me, out)
         return out
-    # Chunks keep the temporaries in cache.
+    # Chunks keep the temporaries in cache; parts run on the pool.
+    n = max(parts, -(-B // _CHUNK))
+    bounds = [B * i // n for i in range(n + 1)]
     arrays = state.arrays()
-    for lo in range(0, B, _CHUNK):
-        hi = min(lo + _CHUNK, B)
-        part = State(state.config, **{k: v[lo:hi] for k, v in arrays.items()})
-        _encode(part, me[lo:hi], out[lo:hi])
+    jobs = [
+        (State(state.config, **{k: v[lo:hi] for k, v in arrays.items()}), me[lo:hi], out[lo:hi])
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
+    if parts <= 1:
+        for job in jobs:
+            _encode(*job)
+        return out
+    pending = [_pool(parts - 1).submit(_encode, *job) for job in jobs[1:]]
+    _encode(*jobs[0])
+    for future in pending:
+        future.result()
     return out
 
 
+def check_threads(threads: object, name: str = "threads") -> int:
+    """`threads` as an int >= 1, or a TypeError/ValueError naming `name`."""
+    if not isinstance(threads, (int, np.integer)) or isinstance(threads, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int >= 1, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {threads}")
+    return int(threads)
+
+
 _CHUNK = 8192
+_MIN_PER_THREAD = 2048
+_POOL: ThreadPoolExecutor | None = None
+_POOL_SIZE = 0
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The shared encoder pool, grown to at least `workers` threads."""
+    global _POOL, _POOL_SIZE
+    with _POOL_LOCK:
+        if _POOL is None or _POOL_SIZE < workers:
+            old = _POOL
+            _POOL = ThreadPoolExecutor(workers, thread_name_prefix="kanaloa-observe")
+            _POOL_SIZE = workers
+            if old is not None:
+                old.shutdown(wait=False)  # its queued jobs still run
+        return _POOL
+
+
+def _forget_pool() -> None:
+    # A forked child has none of the parent's threads: start a fresh pool there.
+    global _POOL, _POOL_SIZE, _POOL_LOCK
+    _POOL, _POOL_SIZE, _POOL_LOCK = None, 0, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:

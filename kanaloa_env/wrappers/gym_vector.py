@@ -37,7 +37,8 @@ class KanaloaGymVectorEnv(VectorEnv):
     Args:
         num_envs: number of games `N`.
         config, num_players, opponents, opponent_sampling, learner_seat, seed,
-            illegal_action, illegal_reward, progress_shaping: as `kanaloa_env.wrappers.VectorDriver`
+            illegal_action, illegal_reward, progress_shaping, observe_threads: as
+            `kanaloa_env.wrappers.VectorDriver`
             (`illegal_action` defaults to "raise").
         render_mode: only None is supported (render single games with the AEC env).
     """
@@ -57,6 +58,7 @@ class KanaloaGymVectorEnv(VectorEnv):
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
+        observe_threads: int = 1,
         render_mode: str | None = None,
     ) -> None:
         if render_mode is not None:
@@ -73,6 +75,7 @@ class KanaloaGymVectorEnv(VectorEnv):
             illegal_action=illegal_action,
             illegal_reward=illegal_reward,
             progress_shaping=progress_shaping,
+            observe_threads=observe_threads,
         )
         self.num_envs = self.driver.num_envs
         self.render_mode = None

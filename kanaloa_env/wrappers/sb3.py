@@ -41,7 +41,8 @@ class KanaloaSB3VecEnv(VecEnv):
     Args:
         num_envs: number of games `N`.
         config, num_players, opponents, opponent_sampling, learner_seat, seed,
-            illegal_action, illegal_reward, progress_shaping: as `kanaloa_env.wrappers.VectorDriver`
+            illegal_action, illegal_reward, progress_shaping, observe_threads: as
+            `kanaloa_env.wrappers.VectorDriver`
             (here `illegal_action` defaults to "raise": with MaskablePPO an illegal
             action is a bug; use "lose" to train an unmasked PPO).
         driver: an existing `VectorDriver` (with autoreset) to wrap instead.
@@ -63,6 +64,7 @@ class KanaloaSB3VecEnv(VecEnv):
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
+        observe_threads: int = 1,
         driver: VectorDriver | None = None,
     ) -> None:
         if driver is None:
@@ -78,6 +80,7 @@ class KanaloaSB3VecEnv(VecEnv):
                 illegal_action=illegal_action,
                 illegal_reward=illegal_reward,
                 progress_shaping=progress_shaping,
+                observe_threads=observe_threads,
             )
         elif not isinstance(driver, VectorDriver) or not driver.autoreset:
             raise ValueError("driver must be a VectorDriver with autoreset=True")

@@ -45,6 +45,7 @@ from gymnasium import spaces
 from ..bots.base import public_view, sample_legal
 from ..bots.registry import needs_observations
 from ..core import NUM_ACTIONS, OBS_DIM, Config, observe, step_inplace
+from ..core.observation import check_threads
 from ..core.rng import check_seed, game_keys
 from ..core.setup import init_from_keys, reset_games
 from ..core.state import State
@@ -213,6 +214,10 @@ class VectorDriver:
             shaping sums to zero over every game, so episode returns and the best
             policies are unchanged (Ng et al. 1999); it only rewards boat moves
             (R6, R9.1) when they happen instead of at the end.
+        observe_threads: threads that encode the observations of large batches
+            (`kanaloa_env.core.observe(..., threads=)`; 1, the default, encodes on
+            the calling thread). With idle cores, 2 encodes N = 8192 about 1.5x faster;
+            the observations are the same.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
@@ -232,6 +237,7 @@ class VectorDriver:
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
+        observe_threads: int = 1,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int >= 1, got {type(num_envs).__name__}")
@@ -273,6 +279,7 @@ class VectorDriver:
         if not isinstance(autoreset, bool):
             raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
         self.autoreset = autoreset
+        self.observe_threads = check_threads(observe_threads, "observe_threads")
         self._seed = check_seed(seed)
         self._state: State | None = None
         self._policies: list[Any] = []
@@ -496,7 +503,7 @@ class VectorDriver:
         )
 
     def _observe(self) -> np.ndarray:
-        return observe(self._require_state(), seat=self._learner)
+        return observe(self._require_state(), seat=self._learner, threads=self.observe_threads)
 
     def _play_opponents(self) -> dict[str, list[Any]]:
         """Loop over pending opponent decisions until every game waits for its learner.
@@ -542,7 +549,7 @@ class VectorDriver:
             whole = len(sel) == b
             if needs_observations(bot):
                 if obs is None:
-                    obs = observe(sub)
+                    obs = observe(sub, threads=self.observe_threads)
                 o = obs if whole else obs[sel]
             else:
                 o = np.zeros((len(sel), OBS_DIM), dtype=np.float32)

@@ -4,6 +4,8 @@ What each slice means is tested through scenarios in tests/test_observation.py; 
 the batch mechanics must not change a single value.
 """
 
+import multiprocessing
+import os
 import threading
 
 import numpy as np
@@ -116,3 +118,50 @@ def test_threads_encoding_at_once_get_their_own_results() -> None:
         assert len(results) == 20
         for r in results:
             np.testing.assert_array_equal(r, want[i])
+
+
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_threads_split_the_batch_without_changing_a_value(
+    threads: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(observation_module, "_MIN_PER_THREAD", 64)  # split small batches too
+    state = _mixed_batch(4, 1000, 40)
+    seats = np.arange(1000) % 4
+    want, want_seats = observe(state), observe(state, seat=seats)
+    out = np.full((1000, OBS_DIM), np.nan, dtype=np.float32)
+    assert observe(state, out=out, threads=threads) is out
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(observe(state, seat=seats, threads=threads), want_seats)
+    view = np.full((1000, OBS_DIM + 1), np.nan, dtype=np.float32)[:, 1:]  # not contiguous
+    np.testing.assert_array_equal(observe(state, out=view, threads=threads), want)
+    # More threads than games per part allows: the parts stay at least 64 games.
+    np.testing.assert_array_equal(observe(state.take(np.arange(100)), threads=threads), want[:100])
+
+
+def test_threads_must_be_a_positive_int() -> None:
+    state = _mixed_batch(4, 8, 3)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="threads must be an int >= 1, got"):
+            observe(state, threads=bad)
+    for bad in (2.0, True, "2", None):
+        with pytest.raises(TypeError, match="threads must be an int >= 1, got"):
+            observe(state, threads=bad)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(observe(state, threads=np.int64(2)), observe(state))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_gets_a_fresh_encoder_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    # SubprocVecEnv and friends fork after the parent used the pool: its threads do
+    # not exist in the child, which must start its own instead of waiting forever.
+    monkeypatch.setattr(observation_module, "_MIN_PER_THREAD", 64)
+    state = _mixed_batch(3, 400, 20)
+    want = observe(state, threads=2)
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        got = pool.apply_async(_encode_in_child, (state, 2)).get(timeout=60)
+    np.testing.assert_array_equal(got, want)
+
+
+def _encode_in_child(state, threads: int) -> np.ndarray:
+    observation_module._MIN_PER_THREAD = 64
+    return observe(state, threads=threads)
