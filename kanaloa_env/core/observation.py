@@ -42,7 +42,7 @@ from .constants import (
     Pending,
     Phase,
 )
-from .route import local_index, max_seats, min_seats
+from .route import LAP_FIELDS, local_index, max_seats, min_seats
 from .state import State
 
 MAX_FIELDS = 2 * MAX_OCEAN_CARDS
@@ -293,8 +293,6 @@ _REL_SEAT = {
     p: np.array([(s - m) % p for s in range(MAX_PLAYERS) for m in range(MAX_PLAYERS)])
     for p in range(3, MAX_PLAYERS + 1)
 }
-# Fields in one lap per set of present cards (`State.present_slots`).
-_LAP = 2 * np.bitwise_count(np.arange(1 << MAX_OCEAN_CARDS)).astype(np.int32)
 # Per table size, row trick_number * 5 + leader_rel: the history slot (within the
 # game's row) of each relative seat's card in that trick, clamped to the row.
 _TRICK_SLOTS = {
@@ -542,7 +540,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     # into the table's two rows per game (which the last two codes of each game name,
     # so that the one `take` below writes every block of `out` in order) and divided
     # there in float32, which gives the correctly rounded quotient.
-    lap = _LAP.take(state.present_slots)  # fields in one lap
+    lap = LAP_FIELDS.take(state.present_slots)  # int32, as progress
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
     ahead = diff + lap[:, None] * (diff < 0)

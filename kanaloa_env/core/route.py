@@ -26,7 +26,7 @@ from functools import cache
 
 import numpy as np
 
-from .constants import MIN_ROUTE_CARDS
+from .constants import MAX_OCEAN_CARDS, MIN_ROUTE_CARDS
 from .state import State
 
 _SMALL = 32  # games up to which one numpy reduction call beats a loop over the seats
@@ -204,9 +204,15 @@ def _highest_bit(x: np.ndarray) -> np.ndarray:
 # ---- moves, lapping, the dolphin ---------------------------------------------------
 
 
+# Fields in one lap (R9.1) per slot set of present ocean cards (`State.present_slots`).
+# int32, the dtype of `State.progress` that it is compared with.
+LAP_FIELDS = (2 * np.bitwise_count(np.arange(1 << MAX_OCEAN_CARDS))).astype(np.int32)
+LAP_FIELDS.flags.writeable = False
+
+
 def lap_length(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) int64: fields in one lap of the current route (R9.1)."""
-    return 2 * np.bitwise_count(slot_bits(state, idx)).astype(np.int64)
+    """(b,) int32: fields in one lap of the current route (R9.1)."""
+    return LAP_FIELDS.take(state.present_slots.take(idx))
 
 
 def move_forward(
@@ -247,9 +253,7 @@ def has_lapped(
     # The last *other* boat can be replaced by the last boat: they differ only when
     # `seat` alone is last, and then neither difference exceeds a lap.
     own = state.progress.take(seat_index(state, idx, seat))
-    lap = np.bitwise_count(slot_bits(state, idx) if pres is None else pres)
-    if pres is None:
-        lap <<= 1
+    lap = lap_length(state, idx) if pres is None else np.bitwise_count(pres)
     return own - min_seats(state.progress.take(idx, axis=0)) > lap
 
 
