@@ -371,9 +371,10 @@ def observe(
         out: optional (B, OBS_DIM) float32 array to write into (every entry is written).
         threads: encode the batch in up to this many parts at once, on this thread
             and a shared pool. numpy releases the GIL inside its array loops, so with
-            idle cores a large batch is encoded faster (about 1.5x with 2 threads at
-            batch 8192 on a 2-core machine); batches under 2048 games per thread are
-            not split. The result does not depend on it.
+            idle cores a large batch is encoded faster (on a 2-core machine, 2 threads
+            took `python benchmarks/bench_core.py --batch-sizes 8192` from about
+            0.85M to 1.1M decisions/s with observations). Batches under 2048 games
+            per thread are not split. The result does not depend on it.
 
     Returns:
         (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).

@@ -216,8 +216,10 @@ class VectorDriver:
             (R6, R9.1) when they happen instead of at the end.
         observe_threads: threads that encode the observations of large batches
             (`kanaloa_env.core.observe(..., threads=)`; 1, the default, encodes on
-            the calling thread). With idle cores, 2 encodes N = 8192 about 1.5x faster;
-            the observations are the same.
+            the calling thread). The observations are the same. With random
+            opponents the step gains little (`python benchmarks/bench_vector.py
+            --sizes 8192 --observe-threads 2`: 2-4% here), as the opponents' moves
+            stay on one thread.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
