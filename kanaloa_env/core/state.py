@@ -99,9 +99,7 @@ class State:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The array fields by name (everything but `config`)."""
-        return {
-            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "config"
-        }
+        return {name: getattr(self, name) for name in _ARRAY_NAMES}
 
     def copy(self) -> State:
         """A deep copy (new arrays)."""
@@ -112,7 +110,22 @@ class State:
         if isinstance(idx, slice):
             return State(self.config, **{k: v[idx].copy() for k, v in self.arrays().items()})
         idx = np.asarray(idx)
-        return State(self.config, **{k: v[idx] for k, v in self.arrays().items()})
+        if idx.dtype == bool:
+            if idx.shape != (self.batch_size,):
+                raise IndexError(
+                    f"State.take: a boolean mask must have shape ({self.batch_size},), "
+                    f"got {idx.shape}"
+                )
+            idx = idx.nonzero()[0]
+        elif idx.dtype.kind not in "iu":
+            if idx.size:
+                raise TypeError(
+                    f"State.take: indices must be integers, a boolean mask or a slice, "
+                    f"got dtype {idx.dtype}"
+                )
+            idx = idx.astype(np.intp)  # [] is a float array
+        # ndarray.take is several times faster than fancy indexing for this.
+        return State(self.config, **{k: v.take(idx, axis=0) for k, v in self.arrays().items()})
 
     def put(self, idx: np.ndarray, other: State) -> None:
         """Write the games of `other` into positions `idx` of this batch, in place."""
@@ -161,11 +174,10 @@ class State:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["__config__"]))
             cfg = Config.from_dict(meta["num_players"], meta["config"])
-            names = [f.name for f in dataclasses.fields(State) if f.name != "config"]
-            missing = [n for n in names if n not in data.files]
+            missing = [n for n in _ARRAY_NAMES if n not in data.files]
             if missing:
                 raise ValueError(f"{path}: not a saved State, missing arrays {missing}")
-            return State(cfg, **{n: data[n] for n in names})
+            return State(cfg, **{n: data[n] for n in _ARRAY_NAMES})
 
     @staticmethod
     def concatenate(states: list[State]) -> State:
@@ -177,3 +189,7 @@ class State:
             raise ValueError("State.concatenate: states have different configs")
         names = states[0].arrays().keys()
         return State(cfg, **{k: np.concatenate([getattr(s, k) for s in states]) for k in names})
+
+
+# The array fields in declaration order (everything but `config`).
+_ARRAY_NAMES = tuple(f.name for f in dataclasses.fields(State) if f.name != "config")

@@ -50,15 +50,26 @@ def test_copy_is_deep_and_equal(batch: State) -> None:
 
 
 @pytest.mark.parametrize(
-    "idx", [[3, 0, 7], np.array([5]), slice(2, 6), np.arange(12) % 3 == 0], ids=str
+    "idx",
+    [[3, 0, 7], np.array([5]), slice(2, 6), np.arange(12) % 3 == 0, [-1, 2], [], np.uint8([11])],
+    ids=str,
 )
 def test_take_gives_those_games(batch: State, idx) -> None:
     sub = batch.take(idx)
-    rows = np.arange(12)[idx]
+    rows = np.arange(12)[np.asarray(idx, dtype=int) if isinstance(idx, list) else idx]
     assert sub.batch_size == len(rows)
     for name, arr in sub.arrays().items():
         np.testing.assert_array_equal(arr, getattr(batch, name)[rows], err_msg=name)
         assert not np.shares_memory(arr, getattr(batch, name)), name
+
+
+def test_take_rejects_bad_indices(batch: State) -> None:
+    with pytest.raises(TypeError, match="indices must be integers, a boolean mask or a slice"):
+        batch.take([1.5])
+    with pytest.raises(IndexError, match=r"boolean mask must have shape \(12,\)"):
+        batch.take(np.ones(3, dtype=bool))
+    with pytest.raises(IndexError):
+        batch.take([12])
 
 
 def test_put_writes_games_back(batch: State) -> None:
