@@ -403,23 +403,28 @@ def observe(
     if parts <= 1 and B <= _CHUNK:
         _encode(state, me, out)
         return out
-    # Chunks keep the temporaries in cache; parts run on the pool.
-    n = max(parts, -(-B // _CHUNK))
+    # Chunks keep the temporaries in cache; with threads, each of `parts` groups of
+    # chunks runs on its own thread (this one and the pool's).
+    parts = max(parts, 1)
+    chunks = -(-B // _CHUNK)
+    n = parts * -(-chunks // parts)
     bounds = [B * i // n for i in range(n + 1)]
     arrays = state.arrays()
     jobs = [
         (State(state.config, **{k: v[lo:hi] for k, v in arrays.items()}), me[lo:hi], out[lo:hi])
         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
     ]
-    if parts <= 1:
-        for job in jobs:
-            _encode(*job)
-        return out
-    pending = [_pool(parts - 1).submit(_encode, *job) for job in jobs[1:]]
-    _encode(*jobs[0])
+    groups = [jobs[i::parts] for i in range(parts)]
+    pending = [_pool(parts - 1).submit(_encode_all, g) for g in groups[1:]]
+    _encode_all(groups[0])
     for future in pending:
         future.result()
     return out
+
+
+def _encode_all(jobs: list[tuple[State, np.ndarray, np.ndarray]]) -> None:
+    for job in jobs:
+        _encode(*job)
 
 
 def check_threads(threads: object, name: str = "threads") -> int:

@@ -120,11 +120,13 @@ def test_threads_encoding_at_once_get_their_own_results() -> None:
             np.testing.assert_array_equal(r, want[i])
 
 
+@pytest.mark.parametrize("chunk", [8192, 256])
 @pytest.mark.parametrize("threads", [2, 3, 8])
 def test_threads_split_the_batch_without_changing_a_value(
-    threads: int, monkeypatch: pytest.MonkeyPatch
+    threads: int, chunk: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(observation_module, "_MIN_PER_THREAD", 64)  # split small batches too
+    monkeypatch.setattr(observation_module, "_CHUNK", chunk)  # 256: several chunks per thread
     state = _mixed_batch(4, 1000, 40)
     seats = np.arange(1000) % 4
     want, want_seats = observe(state), observe(state, seat=seats)
