@@ -12,16 +12,19 @@ the core at batch size N); "dummy" is `DummyVecEnv` over N single-agent
 `KanaloaEnv`s (the driver at N = 1 each, stepped one after the other). A learner
 step includes the opponents' moves up to the learner's next decision.
 
-Each measurement is a time-limited loop (`--seconds`) after one warm-up step, so
-large N gets few but whole steps. The ratio column divides by the best
-DummyVecEnv rate measured in the same run. The CPU may be shared: figures are
-approximate; compare ratios from one run.
+Each measurement is a time-limited loop after one warm-up step, so large N gets
+few but whole steps. Every env is measured in `--rounds` slices of `--seconds /
+--rounds`, the envs taking turns, and keeps its best slice: on a shared machine
+whose speed drifts, each env then gets the machine at its best, instead of one env
+getting a slow stretch. The ratio column divides by the best DummyVecEnv rate.
+Figures are approximate; compare ratios from one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import numpy as np
 
@@ -60,7 +63,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         default=[1, 64],
         help="N for DummyVecEnv (its rate per game hardly depends on N)",
     )
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    p.add_argument("--seconds", type=float, default=3.0, help="time per env, all rounds")
+    p.add_argument("--rounds", type=int, default=3, help="slices per env, taken in turns")
     p.add_argument("--num-players", type=int, default=4, help="players at the table")
     p.add_argument("--seed", type=int, default=0, help="seed of games and actions")
     p.add_argument(
@@ -70,29 +74,48 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         help="threads encoding the native env's observations (VectorDriver observe_threads)",
     )
     args = p.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0:
+        p.error("--rounds must be >= 1 and --seconds > 0")
 
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from kanaloa_env.wrappers import KanaloaEnv
     from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
 
-    rows: list[dict[str, object]] = []
+    envs: list[tuple[str, int, Any]] = []
     for n in args.dummy_sizes:
-        env = DummyVecEnv(
-            [
-                lambda: KanaloaEnv(num_players=args.num_players, illegal_action="raise")
-                for _ in range(n)
-            ]
+        envs.append(
+            (
+                "dummy",
+                n,
+                DummyVecEnv(
+                    [
+                        lambda: KanaloaEnv(num_players=args.num_players, illegal_action="raise")
+                        for _ in range(n)
+                    ]
+                ),
+            )
         )
-        rate, steps = measure(env, args.seconds, args.seed)
-        rows.append({"env": "dummy", "N": n, "rate": rate, "steps": steps})
-    best_dummy = max(r["rate"] for r in rows)
     for n in args.sizes:
-        env = KanaloaSB3VecEnv(
-            n, num_players=args.num_players, seed=args.seed, observe_threads=args.observe_threads
+        envs.append(
+            (
+                "native",
+                n,
+                KanaloaSB3VecEnv(
+                    n,
+                    num_players=args.num_players,
+                    seed=args.seed,
+                    observe_threads=args.observe_threads,
+                ),
+            )
         )
-        rate, steps = measure(env, args.seconds, args.seed)
-        rows.append({"env": "native", "N": n, "rate": rate, "steps": steps})
+    rows: list[dict[str, Any]] = [{"env": k, "N": n, "rate": 0.0, "steps": 0} for k, n, _ in envs]
+    for _ in range(args.rounds):
+        for row, (_, _, env) in zip(rows, envs, strict=True):
+            rate, steps = measure(env, args.seconds / args.rounds, args.seed)
+            row["rate"] = max(row["rate"], rate)
+            row["steps"] += steps
+    best_dummy = max(r["rate"] for r in rows if r["env"] == "dummy")
 
     print(
         f"learner steps/s, {args.num_players} players, random opponents and learner, "

@@ -220,9 +220,10 @@ class VectorDriver:
         observe_threads: threads that encode the observations of large batches
             (`kanaloa_env.core.observe(..., threads=)`; 1, the default, encodes on
             the calling thread). The observations are the same. With random
-            opponents the step gains little (`python benchmarks/bench_vector.py
-            --sizes 8192 --observe-threads 2`: 2-4% here), as the opponents' moves
-            stay on one thread.
+            opponents the whole step gains little, as the opponents' moves stay on
+            one thread: in three runs each of `python benchmarks/bench_vector.py
+            --sizes 8192 --observe-threads N` on a 2-core machine, N = 2 gave
+            188,000-213,000 learner steps/s and N = 1 167,000-213,000.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
