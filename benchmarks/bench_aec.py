@@ -19,7 +19,8 @@ that cannot be imported is skipped with a message. The ratio column divides by
 `--profile` runs cProfile over our `env()` loop and prints where the time goes:
 the engine calls (`observe`, `step_inplace`), the rest of `kanaloa_env/env.py`,
 and PettingZoo's wrappers; then the engine functions with the most own time.
-Each row runs in `--rounds` slices, the rows taking turns, and keeps its best slice.
+Each row runs in `--rounds` slices, the rows taking turns, and keeps its best slice
+(`benchmarks/turns.py`).
 Figures depend on the machine and its load; compare rows of one run.
 """
 
@@ -35,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from turns import best_in_turns  # benchmarks/turns.py, next to this script
 
 
 def play(
@@ -172,7 +174,7 @@ def main() -> None:
     import kanaloa_env
 
     P = args.num_players
-    rows: list[tuple[str, str, Callable[[], Any] | str]] = [
+    rows: list[tuple[str, str, Callable[[], Any]]] = [
         (f"kanaloa_v0 ({P} players)", "env()", lambda: kanaloa_env.env(num_players=P)),
         (f"kanaloa_v0 ({P} players)", "raw_env()", lambda: kanaloa_env.raw_env(num_players=P)),
     ]
@@ -185,16 +187,16 @@ def main() -> None:
             rows += [(name, "env()", ref[0]), (name, "raw_env()", ref[1])]
 
     clock = time.process_time if args.cpu_time else time.perf_counter
-    # Rows take turns in slices and keep their best: on a shared machine whose speed
-    # drifts, no row is stuck with a slow stretch the others escaped.
-    best: dict[int, tuple[float, float]] = {}
-    for _ in range(args.rounds):
-        for i, (_, _, make) in enumerate(rows):
-            assert not isinstance(make, str)
-            d, g, t = play(make, args.seconds / args.rounds, clock=clock)
-            if d / t > best.get(i, (0.0, 0.0))[0]:
-                best[i] = (d / t, g / t)
-    measured = [(name, entry, *best[i]) for i, (name, entry, _) in enumerate(rows)]
+
+    def measure(make: Callable[[], Any]) -> Callable[[float], tuple[float, ...]]:
+        def run(seconds: float) -> tuple[float, ...]:
+            d, g, t = play(make, seconds, clock=clock)
+            return d / t, g / t
+
+        return run
+
+    results = best_in_turns([measure(make) for _, _, make in rows], args.seconds, args.rounds)
+    measured = [(name, entry, *r) for (name, entry, _), r in zip(rows, results, strict=True)]
     rate = {(name, entry): r for name, entry, r, _ in measured}
     print(f"{'env':<26s} {'entry':<10s} {'decisions/s':>12s} {'games/s':>9s} {'vs texas':>9s}")
     for name, entry, r, gps in measured:

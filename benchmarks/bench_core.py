@@ -28,8 +28,10 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
+from turns import best_in_turns  # benchmarks/turns.py, next to this script
 
 from kanaloa_env.bots import sample_legal
 from kanaloa_env.core import Config, init, observe, step_inplace
@@ -145,30 +147,24 @@ def main() -> None:
         "--rounds",
         type=int,
         default=3,
-        help="slices per measurement, taken in turns; each keeps its best (default 3)",
+        help="slices per measurement, taken in turns; each keeps its best (default 3; "
+        "see benchmarks/turns.py)",
     )
     args = parser.parse_args()
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be >= 1 and --seconds > 0")
 
-    # Every measurement runs in `rounds` slices, all of them taking turns, and keeps
-    # its best: on a shared machine whose speed drifts, each then gets the machine
-    # at its best instead of one getting a slow stretch.
-    slice_s = args.seconds / args.rounds
     modes = [(False, 1), (True, 1)] + ([(True, args.threads)] if args.threads > 1 else [])
-    best: dict[object, float] = {}
-    hearts_rates: tuple[float, float] | None = None
-    for _ in range(args.rounds):
-        got = bench_hearts(slice_s)
-        if got is not None:
-            old = hearts_rates or (0.0, 0.0)
-            hearts_rates = (max(old[0], got[0]), max(old[1], got[1]))
-        for batch in args.batch_sizes:
-            for with_obs, threads in modes:
-                rate = bench_kanaloa(batch, slice_s, with_obs, args.players, threads=threads)
-                key = (batch, with_obs, threads)
-                best[key] = max(best.get(key, 0.0), rate)
+    keys = [(batch, with_obs, threads) for batch in args.batch_sizes for with_obs, threads in modes]
 
+    def kanaloa(key: tuple[int, bool, int]) -> Callable[[float], tuple[float, ...]]:
+        batch, with_obs, threads = key
+        return lambda s: (bench_kanaloa(batch, s, with_obs, args.players, threads=threads),)
+
+    results = best_in_turns(
+        [lambda s: bench_hearts(s) or (), *(kanaloa(k) for k in keys)], args.seconds, args.rounds
+    )
+    hearts_rates, best = results[0], {k: r[0] for k, r in zip(keys, results[1:], strict=True)}
     hearts = hearts_rates[0] if hearts_rates else None
     ref = (
         f"{hearts_rates[0]:,.0f} decisions/s ({hearts_rates[1]:,.0f}/s leaving out its deal)"

@@ -14,9 +14,9 @@ step includes the opponents' moves up to the learner's next decision.
 
 Each measurement is a time-limited loop after one warm-up step, so large N gets
 few but whole steps. Every env is measured in `--rounds` slices of `--seconds /
---rounds`, the envs taking turns, and keeps its best slice: on a shared machine
-whose speed drifts, each env then gets the machine at its best, instead of one env
-getting a slow stretch. The ratio column divides by the best DummyVecEnv rate.
+--rounds`, the envs taking turns, and keeps its best slice (`benchmarks/turns.py`:
+on a shared machine whose speed drifts, each env then gets the machine at its
+best). The ratio column divides by the best DummyVecEnv rate.
 Figures are approximate; compare ratios from one run.
 """
 
@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 import numpy as np
+from turns import best_in_turns  # benchmarks/turns.py, next to this script
 
 
 def measure(env, seconds: float, seed: int = 0) -> tuple[float, int]:
@@ -109,23 +110,26 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
                 ),
             )
         )
-    rows: list[dict[str, Any]] = [{"env": k, "N": n, "rate": 0.0, "steps": 0} for k, n, _ in envs]
-    for _ in range(args.rounds):
-        for row, (_, _, env) in zip(rows, envs, strict=True):
-            rate, steps = measure(env, args.seconds / args.rounds, args.seed)
-            row["rate"] = max(row["rate"], rate)
-            row["steps"] += steps
+    results = best_in_turns(
+        [lambda sec, env=env: measure(env, sec, args.seed) for _, _, env in envs],
+        args.seconds,
+        args.rounds,
+    )
+    rows = [
+        {"env": k, "N": n, "rate": rate, "steps": steps}
+        for (k, n, _), (rate, steps) in zip(envs, results, strict=True)
+    ]
     best_dummy = max(r["rate"] for r in rows if r["env"] == "dummy")
 
     print(
         f"learner steps/s, {args.num_players} players, random opponents and learner, "
         f"native observations on {args.observe_threads} thread(s)"
     )
-    print(f"{'env':<8}{'N':>7}{'steps/s':>12}{'x dummy':>10}{'steps timed':>13}")
+    print(f"{'env':<8}{'N':>7}{'steps/s':>12}{'x dummy':>10}{'steps in best slice':>21}")
     for r in rows:
         print(
             f"{r['env']:<8}{r['N']:>7}{r['rate']:>12.0f}{r['rate'] / best_dummy:>10.1f}"
-            f"{r['steps']:>13}"
+            f"{r['steps']:>21}"
         )
     return rows
 
