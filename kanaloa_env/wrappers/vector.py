@@ -221,9 +221,9 @@ class VectorDriver:
             (`kanaloa_env.core.observe(..., threads=)`; 1, the default, encodes on
             the calling thread). The observations are the same. With random
             opponents the whole step gains little, as the opponents' moves stay on
-            one thread: in three runs each of `python benchmarks/bench_vector.py
-            --sizes 8192 --observe-threads N` on a 2-core machine, N = 2 gave
-            188,000-213,000 learner steps/s and N = 1 167,000-213,000.
+            one thread: at N = 8192, in three runs each of `python
+            benchmarks/bench_vector.py --observe-threads N` on a 2-core machine,
+            N = 2 gave 188,000-213,000 learner steps/s and N = 1 167,000-213,000.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
