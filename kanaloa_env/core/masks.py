@@ -20,7 +20,7 @@ from .constants import (
     TIKI_BITS,
     Phase,
 )
-from .route import flat_index, removable_bits
+from .route import const, flat_index, removable_bits
 from .state import State
 
 _LITTLE = sys.byteorder == "little"
@@ -51,13 +51,12 @@ def playable_tiki(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
     return np.where(follow != _ZERO, follow, hand & _TIKI)
 
 
-# Constants as one-element arrays of the operands' dtype: a numpy or Python scalar
-# operand costs a dtype resolution per call (~0.5-1 us, the whole cost at batch 1).
-_ZERO = np.zeros(1, dtype=np.uint64)
-_TIKI = np.array([TIKI_BITS])
+# (Constant operands as `const` arrays: a scalar operand is converted on every call.)
+_ZERO = const(0, np.uint64)
+_TIKI = const(int(TIKI_BITS), np.uint64)
 _ANNOUNCE_ACTIONS = (np.uint64(1) << np.uint64(ANNOUNCE)) | (np.uint64(1) << np.uint64(NO_ANNOUNCE))
 _REMOVE_SHIFT = np.uint64(REMOVE_BASE)
-_SPECIAL_SHIFT = np.array([KANALOA], dtype=np.uint64)
+_SPECIAL_SHIFT = const(KANALOA, np.uint64)
 # Action bits 48/49 for the five special-card hand bits (3 Kanaloa, 2 octopus) shifted down.
 _SPECIAL_ACTIONS = np.array(
     [(int(k & 7 != 0) << KANALOA) | (int(k >> 3 != 0) << OCTOPUS) for k in range(32)],
@@ -69,7 +68,7 @@ _PHASE_ACTIONS = np.array(
 )
 _REMOVE_OCTOPUS, _REMOVE_ROUND_END = int(Phase.REMOVE_OCTOPUS), int(Phase.REMOVE_ROUND_END)
 _DOLPHIN = int(Phase.DOLPHIN)
-_PLAY = np.array([Phase.PLAY], dtype=np.int8)
+_PLAY = const(int(Phase.PLAY), np.int8)
 
 
 def compute_mask(

@@ -149,7 +149,7 @@ _CARD_BITS = np.append(CARD_TYPE_BITS, np.uint64(0))
 # _NO_CARD): the suit to follow after the card (R4.2), and `_PLAY_INFO`: bits 0-3
 # the void the card shows, as a one-bit set of the suit to follow (a Tiki card of
 # another suit, R4.3), bit 7 an octopus (R4.4).
-_CARD_KEYS = np.array([_NO_CARD + 1])  # row length
+_CARD_KEYS = const(_NO_CARD + 1)  # row length
 _LEADS = [0, 1, 2, 3, NO_SUIT]
 _SUITS = [*CARD_SUIT, NO_SUIT]
 _LEAD_AFTER = np.array([[s if lead < 0 else lead for s in _SUITS] for lead in _LEADS], np.int8)
@@ -164,13 +164,11 @@ _PLAY_INFO = np.array(
     np.uint8,
 )
 _LEAD_AFTER, _PLAY_INFO = _LEAD_AFTER.ravel(), _PLAY_INFO.ravel()
-_VOID_BITS, _OCTOPUS_FLAG = np.array([15], np.uint8), np.array([128], np.uint8)
-# Constants as one-element arrays of the operands' dtype: a numpy or Python scalar
-# operand costs a dtype resolution per call (~0.5-1 us, the whole cost at batch 1).
-_I8_ONE = np.ones(1, dtype=np.int8)
+_VOID_BITS, _OCTOPUS_FLAG = const(15, np.uint8), const(128, np.uint8)
+_I8_ONE = const(1, np.int8)
 _INT64 = np.dtype(np.int64)
-_PHASE_PLAY = np.array([_PLAY], dtype=np.int8)
-_PHASE_REMOVE_ROUND_END = np.array([_REMOVE_ROUND_END], dtype=np.int8)
+_PHASE_PLAY = const(_PLAY, np.int8)
+_PHASE_REMOVE_ROUND_END = const(_REMOVE_ROUND_END, np.int8)
 
 
 # By the number of seats P: the next seat of each seat in turn order.

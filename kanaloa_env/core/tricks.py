@@ -15,7 +15,7 @@ from .constants import (
     NUM_SUITS,
     NUM_VALUES,
 )
-from .route import max_seats
+from .route import const, max_seats
 
 
 def trick_winner(cards: np.ndarray, trump: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
@@ -93,11 +93,11 @@ def _winner_factors(num_players: int) -> tuple[np.ndarray, ...]:
     suit's + 1)."""
     P = num_players
     row = P * NUM_CARD_TYPES
-    t, s, r = (np.array([f], dtype=np.int64) for f in (5 * P * row, P * row, row))
+    t, s, r = (const(f) for f in (5 * P * row, P * row, row))
     return t, s, r, P * row + np.arange(P, dtype=np.int64) * NUM_CARD_TYPES
 
 
-_SEAT_BITS = np.array([7], dtype=np.int64)
+_SEAT_BITS = const(7)
 
 
 def add_played(played: np.ndarray, kind: np.ndarray) -> None:
