@@ -251,7 +251,7 @@ def _stack(parts: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, int]]:
 
 
 # The first rows belong to the route fields, keyed 2 * deck field code + occupied, and
-# depend on the ocean deck: `_table_of` fills them in per deck (all zero here; the
+# depend on the ocean deck: `_tables_of` fills them in per deck (all zero here; the
 # last, `_NO_FIELD`, stays zero: a place past one lap).
 _NO_FIELD = 4 * MAX_OCEAN_CARDS
 _TABLE, _BASE = _stack(
@@ -609,7 +609,6 @@ class _Workspace:
         static, trump_base = _tables_of(config)
         P, F = config.num_players, config.route_fields
         self.trump_base = trump_base
-        self.tail_row = len(static)
         # The block table followed by two rows per game for the last two blocks.
         self.table = np.empty((len(static) + 2 * B, BLOCK), dtype=np.float32)
         self.table[: len(static)] = static
