@@ -254,9 +254,12 @@ def _stack(parts: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, int]]:
 # depend on the ocean deck: `_tables_of` fills them in per deck (all zero here; the
 # last, `_NO_FIELD`, stays zero: a place past one lap).
 _NO_FIELD = 4 * MAX_OCEAN_CARDS
+# The bit rows start at row 256, so that a byte's row is 256 + byte: the encoder
+# copies each byte into the low byte of its int16 code, whose high byte (1) the
+# workspace sets once.
 _TABLE, _BASE = _stack(
     {
-        "route": np.zeros((_NO_FIELD + 1, BLOCK), dtype=np.float32),
+        "route": np.zeros((256, BLOCK), dtype=np.float32),
         "bits": _bits_rows(),
         "card": _card_rows(),
         "seat": _seat_rows(),
@@ -277,6 +280,7 @@ _SPECIAL_WEIGHTS = np.array([1, 32], dtype=np.uint16)
 # Per suit to follow (index -1, no suit, is the last entry): the specials row base.
 _LEAD_BASE = _SPECIALS_BASE + 1024 * np.array([1, 2, 3, 4, 0])
 _BITS_BASE = _BASE["bits"]
+assert _BITS_BASE == 256 > _NO_FIELD
 # DECISIONS index + base per (phase, pending).
 _DECISION_OF = np.zeros(len(Phase) * len(Pending), dtype=np.intp)
 for _ph in Phase:
@@ -490,7 +494,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     if not _LITTLE:
         words = words.byteswap()
     w8 = words.view(np.uint8).reshape(B, 2, 8)
-    np.add(w8[:, :, :6], _BITS_BASE, out=codes[:, _HAND:_SPECIALS].reshape(B, 2, 6), dtype=np.int16)
+    w.byte_codes[...] = w8[:, :, :6]  # rows 256 + byte (see _BITS_BASE)
     special = words.view(_U16LE)[:, 3::4] @ _SPECIAL_WEIGHTS  # own + 32 * played
     np.add(special, _LEAD_BASE.take(state.lead_suit), out=codes[:, _SPECIALS], casting="unsafe")
     np.add(state.trump, w.trump_base, out=codes[:, _TRUMP], dtype=np.int16)
@@ -550,11 +554,11 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
     ahead = diff + lap[:, None] * (diff < 0)
-    # Outside 0..lap-1 (a negative reads as a huge unsigned) only after a boat lapped,
-    # when the game is over.
-    wrap = ahead.view(np.uint32) >= lap.view(np.uint32)[:, None]
-    if wrap.any():
-        ahead[wrap] = (diff % lap[:, None])[wrap]
+    # Outside 0..lap-1 only after a boat lapped, when the game is over: those few
+    # games take the slow remainder.
+    over = (state.phase == _GAME_OVER).nonzero()[0]
+    if over.size:
+        ahead[over] = diff[over] % lap.take(over)[:, None]
     others = diff[:, 1:]
     lo, hi = min_seats(others), max_seats(others)
     tail = w.tail  # (B, 16) float32 view of those rows; seats past the table size stay 0
@@ -588,8 +592,8 @@ def _tables_of(config: Config) -> tuple[np.ndarray, int]:
     d = config.deck
     fields = _field_bytes(d.color, d.dolphin, d.start)
     table = _TABLE.copy()
-    table[0 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + fields]
-    table[1 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + (fields | _OCCUPIED)]
+    table[0 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + fields.astype(np.intp)]
+    table[1 : 2 * len(fields) : 2] = _TABLE[_BITS_BASE + (fields | _OCCUPIED).astype(np.intp)]
     flags = (
         config.nil_announcement,
         config.announced_boat_moves,
@@ -616,6 +620,12 @@ class _Workspace:
         self.codes[:, _TRICK + P : _SEATS] = _CARD_BASE  # no card
         self.codes[:, _SEATS + P : _ROUTE] = _SEAT_PAD
         self.codes[:, _TAIL:] = (np.arange(2 * B) + len(static)).reshape(B, 2)
+        self.codes[:, _HAND:_SPECIALS] = _BITS_BASE
+        # The low bytes of the hand and played codes, as (B, 2, 6): hand, played.
+        low = 0 if _LITTLE else 1
+        self.byte_codes = self.codes.view(np.uint8)[:, 2 * _HAND + low : 2 * _SPECIALS : 2]
+        self.byte_codes = self.byte_codes.reshape(B, 2, 6)
+        assert np.shares_memory(self.byte_codes, self.codes)
         self.words = np.empty((B, 2), dtype=np.uint64)
         self.keys = np.empty((B, F + 1), dtype=np.int16)
         self.keys[:, F] = _NO_FIELD
