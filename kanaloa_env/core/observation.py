@@ -541,10 +541,10 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     key += state.boat_field.take(own)
     # (mode="clip" on takes with `out`: the default mode copies `out` first, to keep it
     # on a bad index; these indices are valid by construction.)
-    np.take(_route_order(F // 2), key, axis=0, out=w.order8, mode="clip")
+    _route_order(F // 2).take(key, axis=0, out=w.order8, mode="clip")
     order = w.order
     np.add(w.order8, row[:, None], out=order)
-    np.take(flat_keys, order, out=codes[:, _ROUTE:_TAIL], mode="clip")
+    flat_keys.take(order, out=codes[:, _ROUTE:_TAIL], mode="clip")
 
     # The last two blocks, distances along the route, are numbers: integers written
     # into the table's two rows per game (which the last two codes of each game name,
@@ -572,7 +572,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     tail[:, 15] = lap
     np.divide(tail, _TAIL_DIVISORS, out=tail)  # small integers are exact in float32
 
-    np.take(w.table, codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
+    w.table.take(codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
 
 
 # Per float of the last two blocks (boats, progress, lapping, trick_number, round,
