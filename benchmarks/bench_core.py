@@ -12,6 +12,7 @@ the legal actions at every node, its deal's 53 chance nodes included (see
 
     python benchmarks/bench_core.py               # all batch sizes, 3 s each in 3 turns
     python benchmarks/bench_core.py --seconds 1 --batch-sizes 8192 --threads 1
+    python benchmarks/bench_core.py --batch-sizes 8192 --breakdown   # where a decision's time goes
 
 A last pair of columns repeats the run with the observation encoded on `--threads`
 threads (default 2; the step stays on one): numpy releases the GIL in its array
@@ -38,6 +39,7 @@ from kanaloa_env.core import Config, init, observe, step_inplace
 from kanaloa_env.core.observation import OBS_DIM
 from kanaloa_env.core.rng import game_keys
 from kanaloa_env.core.setup import reset_games
+from kanaloa_env.core.state import State
 
 
 def bench_kanaloa(
@@ -61,14 +63,48 @@ def bench_kanaloa(
             if with_obs:
                 observe(state, out=out, threads=threads)
             decisions += batch
-            done = state.terminated | state.truncated
-            if done.any():
-                idx = np.flatnonzero(done)
-                reset_games(state, idx, game_keys(0, np.arange(next_game, next_game + len(idx))))
-                next_game += len(idx)
+            next_game = reset_finished(state, next_game)
         if time.perf_counter() > deadline:
             break
     return decisions / (time.perf_counter() - start)
+
+
+def reset_finished(state: State, next_game: int) -> int:
+    """Deal new games (keys `next_game`, ...) into the finished games; the next key."""
+    done = state.terminated | state.truncated
+    if done.any():
+        idx = np.flatnonzero(done)
+        reset_games(state, idx, game_keys(0, np.arange(next_game, next_game + len(idx))))
+        next_game += len(idx)
+    return next_game
+
+
+def breakdown(batch: int, seconds: float, num_players: int, threads: int = 1) -> tuple[float, ...]:
+    """`bench_kanaloa`'s loop with observations and a timer around each part:
+    (decisions/s, then ms per decision of the batch for each of `BREAKDOWN_PARTS`)."""
+    state = init(Config(num_players=num_players), batch, seed=0)
+    rng = np.random.default_rng(0)
+    out = np.zeros((batch, OBS_DIM), dtype=np.float32)
+    spent = [0.0] * len(BREAKDOWN_PARTS)
+    next_game, steps = batch, 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        t0 = time.perf_counter()
+        actions = sample_legal(state.legal, rng)
+        t1 = time.perf_counter()
+        step_inplace(state, actions)
+        t2 = time.perf_counter()
+        observe(state, out=out, threads=threads)
+        t3 = time.perf_counter()
+        next_game = reset_finished(state, next_game)
+        t4 = time.perf_counter()
+        for i, dt in enumerate((t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+            spent[i] += dt
+        steps += 1
+    return (steps * batch / sum(spent), *(1e3 * t / steps for t in spent))
+
+
+BREAKDOWN_PARTS = ("random choice", "step with its mask", "observe", "resets")
 
 
 def bench_hearts(seconds: float) -> tuple[float, float] | None:
@@ -150,6 +186,12 @@ def main() -> None:
         help="slices per measurement, taken in turns; each keeps its best (default 3; "
         "see benchmarks/turns.py)",
     )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="then time each part of the loop with observations at the largest batch "
+        "size, on 1 and on --threads threads",
+    )
     args = parser.parse_args()
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be >= 1 and --seconds > 0")
@@ -195,6 +237,20 @@ def main() -> None:
     print(
         "\ntargets at batch 8192: >= 2,000,000/s without obs, >= 1,000,000/s with obs (> 7x hearts)"
     )
+    if args.breakdown:
+        batch = max(args.batch_sizes)
+        threads = sorted({1, args.threads})
+        got = best_in_turns(
+            [lambda s, t=t: breakdown(batch, s, args.players, t) for t in threads],
+            args.seconds,
+            args.rounds,
+        )
+        print(
+            f"\nms per decision at batch {batch} with observations (best of {args.rounds} turns):"
+        )
+        for t, (rate, *times) in zip(threads, got, strict=True):
+            parts = "; ".join(f"{p} {x:.2f}" for p, x in zip(BREAKDOWN_PARTS, times, strict=True))
+            print(f"  observe on {t} thread(s): {parts} ({rate:,.0f} decisions/s)")
 
 
 if __name__ == "__main__":
