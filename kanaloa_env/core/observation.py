@@ -554,8 +554,9 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     prog = state.progress.take(by_rel)  # (B, P) int32 by relative seat
     diff = prog - prog[:, :1]
     ahead = diff + lap[:, None] * (diff < 0)
-    # Outside 0..lap-1 only after a boat lapped, when the game is over: those few
-    # games take the slow remainder.
+    # Outside 0..lap-1 only in a finished game, after a boat lapped: while a game goes
+    # on, boats share a field only at the start (R2.3, R6.2), so none is a whole lap
+    # ahead of another. Those few games take the slow remainder.
     over = (state.phase == _GAME_OVER).nonzero()[0]
     if over.size:
         ahead[over] = diff[over] % lap.take(over)[:, None]
