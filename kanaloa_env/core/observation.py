@@ -498,7 +498,7 @@ def _encode(state: State, me: np.ndarray, out: np.ndarray) -> None:
     special = words.view(_U16LE)[:, 3::4] @ _SPECIAL_WEIGHTS  # own + 32 * played
     np.add(special, _LEAD_BASE.take(state.lead_suit), out=codes[:, _SPECIALS], casting="unsafe")
     np.add(state.trump, w.trump_base, out=codes[:, _TRUMP], dtype=np.int16)
-    to_act = state.current_player == me  # (-1, no one, once the game is over)
+    to_act = state.current_player == me  # (current_player is -1 once the game is over)
     decision = _DECISION_OF.take(state.phase * len(Pending) + state.pending)
     decision += 7 * to_act
     codes[:, _DECISION] = decision
