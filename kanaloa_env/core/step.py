@@ -372,7 +372,7 @@ def _play_cards(s: State, a: np.ndarray, play: np.ndarray | None) -> np.ndarray:
 def _after_card(s: State, idx: np.ndarray) -> np.ndarray:
     """Next player, or (returned) the games whose trick is now complete."""
     P = s.num_players
-    complete = s.num_played.take(idx) == s.trick_number.take(idx) * P + P
+    complete = _trick_end(P).take(s.num_played.take(idx) - _I8_ONE)  # the card's slot
     nxt = idx[~complete]
     s.current_player[nxt] = _NEXT_SEAT[P].take(s.current_player.take(nxt))
     s.phase[nxt] = _PLAY
