@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from turns import best_in_turns  # benchmarks/turns.py, next to this script
+from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
 
 def play(
@@ -149,13 +149,7 @@ def profile(num_players: int, seconds: float, top: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row, all rounds (s)")
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=3,
-        help="slices per row, rows taking turns; each row keeps its best slice",
-    )
+    add_turn_options(parser, "row")
     parser.add_argument("--num-players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument(
         "--no-references", action="store_true", help="only our env (skip PettingZoo's envs)"
@@ -168,8 +162,6 @@ def main() -> None:
         help="time with this process's CPU time instead of wall-clock (steadier on a busy machine)",
     )
     args = parser.parse_args()
-    if args.rounds < 1 or args.seconds <= 0:
-        parser.error("--rounds must be >= 1 and --seconds > 0")
 
     import kanaloa_env
 

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from turns import best_in_turns  # benchmarks/turns.py, next to this script
+from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
 from kanaloa_env.bots import sample_legal
 from kanaloa_env.core import Config, init, observe, step_inplace
@@ -161,9 +161,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--seconds", type=float, default=3.0, help="time per measurement, all rounds (default 3)"
-    )
+    add_turn_options(parser, "measurement")
     parser.add_argument(
         "--batch-sizes",
         type=int,
@@ -180,21 +178,12 @@ def main() -> None:
         "(observe(..., threads=N)); 1 skips that column (default 2)",
     )
     parser.add_argument(
-        "--rounds",
-        type=int,
-        default=3,
-        help="slices per measurement, taken in turns; each keeps its best (default 3; "
-        "see benchmarks/turns.py)",
-    )
-    parser.add_argument(
         "--breakdown",
         action="store_true",
         help="then time each part of the loop with observations at the largest batch "
         "size, on 1 and on --threads threads",
     )
     args = parser.parse_args()
-    if args.rounds < 1 or args.seconds <= 0:
-        parser.error("--rounds must be >= 1 and --seconds > 0")
 
     modes = [(False, 1), (True, 1)] + ([(True, args.threads)] if args.threads > 1 else [])
     keys = [(batch, with_obs, threads) for batch in args.batch_sizes for with_obs, threads in modes]

@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 import numpy as np
-from turns import best_in_turns  # benchmarks/turns.py, next to this script
+from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
 
 def measure(env, seconds: float, seed: int = 0) -> tuple[float, int]:
@@ -64,8 +64,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         default=[1, 64],
         help="N for DummyVecEnv (its rate per game hardly depends on N)",
     )
-    p.add_argument("--seconds", type=float, default=3.0, help="time per env, all rounds")
-    p.add_argument("--rounds", type=int, default=3, help="slices per env, taken in turns")
+    add_turn_options(p, "env")
     p.add_argument("--num-players", type=int, default=4, help="players at the table")
     p.add_argument("--seed", type=int, default=0, help="seed of games and actions")
     p.add_argument(
@@ -75,8 +74,6 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         help="threads encoding the native env's observations (VectorDriver observe_threads)",
     )
     args = p.parse_args(argv)
-    if args.rounds < 1 or args.seconds <= 0:
-        p.error("--rounds must be >= 1 and --seconds > 0")
 
     from stable_baselines3.common.vec_env import DummyVecEnv
 

@@ -9,6 +9,7 @@ its best.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Sequence
 
 
@@ -30,3 +31,34 @@ def best_in_turns(
             if got and (not best[i] or got[0] > best[i][0]):
                 best[i] = got
     return best
+
+
+def add_turn_options(parser: argparse.ArgumentParser, per: str) -> None:
+    """`--seconds` and `--rounds` for `best_in_turns`, each measurement being one `per`
+    (row, env, ...); argparse rejects values `best_in_turns` would."""
+    # (a parser whose formatter adds the defaults itself gets no second mention)
+    shows_defaults = issubclass(parser.formatter_class, argparse.ArgumentDefaultsHelpFormatter)
+    default = "" if shows_defaults else " (default 3)"
+    parser.add_argument(
+        "--seconds",
+        type=_positive(float),
+        default=3.0,
+        help=f"seconds per {per}, all rounds{default}",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=_positive(int),
+        default=3,
+        help=f"slices per {per}, taken in turns; each keeps its best slice{default}",
+    )
+
+
+def _positive(kind: type) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
