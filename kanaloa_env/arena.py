@@ -478,7 +478,9 @@ def _entrants(
 def _act(group: _Group, state: State, idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The actions of `group`'s bot in games `idx` of `state`, checked for legality."""
     masks = state.legal[idx]
-    sub = state.take(idx) if group.wants_obs or group.wants_state else None
+    # The bot's games as a batch of their own; a bot that reads neither observations
+    # nor the state never sees them, so it skips the copy.
+    sub = state.take(idx) if group.wants_obs or group.wants_state else state
     if group.wants_obs:
         obs = observe(sub)
     else:
@@ -520,7 +522,7 @@ def _play_batch(
     n, P = seat_group.shape
     state = init_from_keys(config, game_keys(seed, deals))
     pos = np.arange(n)  # batch row -> game of this batch
-    out = {
+    out: dict[str, Any] = {
         "winner": np.full(n, -1, dtype=np.int8),
         "progress": np.zeros((n, P), dtype=np.int32),
         "rounds": np.zeros(n, dtype=np.int16),

@@ -184,7 +184,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         ValueError: a bad config value or render mode.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "name": "kanaloa_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "render_fps": 1,
@@ -298,7 +298,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, bool(state.terminated[0]))
         self.truncations = dict.fromkeys(self.agents, bool(state.truncated[0]))
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         cp = int(state.current_player[0])
         self.agent_selection = self.possible_agents[max(cp, 0)]
         self._deads_step_first()  # a scenario may start from a finished game
@@ -402,7 +402,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         legal = self._state.legal[0]  # type: ignore[union-attr]
         if not legal[a]:
             phase = PHASE_NAMES[int(self._state.phase[0])]  # type: ignore[union-attr]
-            allowed = ", ".join(f"{b} ({action_name(b)})" for b in np.flatnonzero(legal))
+            allowed = ", ".join(f"{b} ({action_name(b)})" for b in np.flatnonzero(legal).tolist())
             raise ValueError(
                 f"{agent} cannot take action {a} ({action_name(a)}) in phase {phase}; "
                 f"legal now: {allowed}"

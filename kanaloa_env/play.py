@@ -89,8 +89,7 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
     """The legal actions of the player to act in game 0, numbered from 1, with readable labels."""
     moves = []
     deck = state.config.deck
-    for n, a in enumerate(np.flatnonzero(state.legal[0]), start=1):
-        a = int(a)
+    for n, a in enumerate(np.flatnonzero(state.legal[0]).tolist(), start=1):
         if a <= OCTOPUS:
             label = f"play {_card(a, color)}"
         elif REMOVE_BASE <= a < ANNOUNCE:

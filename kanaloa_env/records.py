@@ -156,6 +156,7 @@ class GameRecord:
         """A new batch-1 `State` at the record's start position."""
         if self.scenario is not None:
             return from_scenario(self.scenario)
+        assert self.seed is not None  # __post_init__: exactly one of seed and scenario
         return init(self.make_config(), 1, seed=self.seed, first_game=self.game)
 
     def header(self) -> dict[str, Any]:
@@ -438,7 +439,7 @@ def write_records(
     path: str | os.PathLike[str],
     config: Config,
     seeds: int | Sequence[int],
-    actions_per_game: Sequence[Sequence[int]],
+    actions_per_game: Sequence[Sequence[int] | np.ndarray],
     games: Sequence[int] | None = None,
     meta: dict[str, Any] | Sequence[dict[str, Any]] | None = None,
     append: bool = False,

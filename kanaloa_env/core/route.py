@@ -37,7 +37,7 @@ def const(value: int, dtype: type = np.int64) -> np.ndarray:
     """`value` as a read-only one-element array of `dtype`, an operand numpy need not
     convert: a Python or numpy scalar operand is converted anew on every call, which
     costs as much as the operation itself on a few games."""
-    out = np.array([value], dtype=dtype)
+    out: np.ndarray = np.array([value], dtype=dtype)
     out.flags.writeable = False
     return out
 

@@ -353,10 +353,10 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         if not isinstance(h, list):
             raise ValueError(f"scenario key 'hands[{p}]' must be a list of card names")
         cards = _cards(h, f"hands[{p}]")
-        want = HAND_SIZE - tn - (1 if p in in_trick else 0)
-        if len(cards) != want:
+        size = HAND_SIZE - tn - (1 if p in in_trick else 0)
+        if len(cards) != size:
             raise ValueError(
-                f"scenario key 'hands[{p}]' must hold {want} cards at trick {tn} "
+                f"scenario key 'hands[{p}]' must hold {size} cards at trick {tn} "
                 f"({'after' if p in in_trick else 'before'} playing to the current trick), got {len(cards)}"
             )
         state.hands[0, p] = np.uint64(_hand_word(cards, f"hands[{p}]"))
@@ -444,11 +444,11 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
             f"scenario key 'phase': {phase_name} but no ocean card can be removed (R7.2)"
         )
 
-    key = sc.get("key")
-    if key is not None:
-        if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 2**64:
+    game_key = sc.get("key")
+    if game_key is not None:
+        if isinstance(game_key, bool) or not isinstance(game_key, int) or not 0 <= game_key < 2**64:
             raise ValueError("scenario key 'key' must be an int in 0..2**64-1")
-        state.key[0] = np.uint64(key)
+        state.key[0] = np.uint64(game_key)
     else:
         state.key[0] = game_keys(0 if seed is None else seed, np.array([0]))[0]
     state.trump[0] = route.trump_of(state, np.array([0]))[0]

@@ -154,7 +154,7 @@ class State:
 
     def replace(self, **changes: np.ndarray) -> State:
         """A new State sharing all arrays except those given."""
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.equal(other)
@@ -166,7 +166,7 @@ class State:
         meta = json.dumps(
             {"num_players": self.config.num_players, "config": self.config.overrides()}
         )
-        np.savez_compressed(path, __config__=np.array(meta), **self.arrays())
+        np.savez_compressed(path, __config__=np.array(meta), **self.arrays())  # type: ignore[arg-type]
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> State:

@@ -257,7 +257,9 @@ def _apply(s: State, a: np.ndarray) -> None:
         if all(np.ndim(r) == 0 and r == 0 for _, r in flow.payouts):
             start: int | np.ndarray = 0
         else:
-            start = _joined([np.full(len(g), r) if np.ndim(r) == 0 else r for g, r in flow.payouts])
+            start = _joined(
+                [r if isinstance(r, np.ndarray) else np.full(len(g), r) for g, r in flow.payouts]
+            )
         _payouts(s, idx, start)
     _settle(s, flow)
     masks.refresh(s)
@@ -450,6 +452,8 @@ def _finish_trick(s: State, idx: np.ndarray, flow: _Flow) -> None:
 def _moves(s: State, flow: _Flow) -> None:
     """R6.2: the step's boat moves (trick winners, dolphin moves taken), then lapping
     and the dolphin (`_after_move`); games that go on continue what was pending."""
+    pending: int | np.ndarray
+    allow: bool | np.ndarray
     if len(flow.moves) == 1:
         idx, seat, pending, allow = flow.moves[0]
     else:
@@ -492,7 +496,7 @@ def _after_move(
         if s.config.dolphin == "optional":
             g = idx[e]
             s.phase[g] = _DOLPHIN
-            s.pending[g] = pending if np.ndim(pending) == 0 else pending[e]
+            s.pending[g] = pending[e] if isinstance(pending, np.ndarray) else pending
             s.current_player[g] = seat[e]
             go[e] = False
             break

@@ -273,8 +273,7 @@ class _View:
         own = int(s.boat_field[g, p]) // 2
         after = [int(n) for n in self.slots if n > own] + [int(n) for n in self.slots if n < own]
         parts = []
-        for a in np.flatnonzero(s.legal[g]):
-            a = int(a)
+        for a in np.flatnonzero(s.legal[g]).tolist():
             if a <= OCTOPUS:
                 parts.append(f"{a} {self.card(a)}")
             elif REMOVE_BASE <= a < ANNOUNCE:

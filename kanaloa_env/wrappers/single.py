@@ -62,7 +62,7 @@ class KanaloaEnv(gym.Env):
         render_mode: None or `"ansi"` (the scenario dict of the game as text).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,

@@ -1,0 +1,30 @@
+"""The package ships its type hints (PEP 561), so they must hold: mypy checks them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_package_is_marked_typed() -> None:
+    assert resources.files("kanaloa_env").joinpath("py.typed").is_file()
+
+
+def test_mypy_finds_no_errors(tmp_path: Path) -> None:
+    pytest.importorskip("mypy", reason="mypy is in the dev extra")
+    # The settings are pyproject.toml's [tool.mypy]; a fresh cache, as on a clean machine.
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Success: no issues found" in run.stdout
