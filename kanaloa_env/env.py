@@ -32,8 +32,8 @@ env = kanaloa_env.env(num_players=4, nil_announcement=False, dolphin="optional",
 too (`ocean_deck`, `nil_announcement`, `announced_boat_moves`, `dolphin`,
 `dolphin_chain`, `max_rounds`, `reward`), or pass a whole `config=Config(...)`.
 `render_mode`: `None`, `"human"` (prints the text table after every step),
-`"ansi"` (returns it, with ANSI colours) or `"rgb_array"` (needs
-`kanaloa_env.render.image`). `env()` adds PettingZoo's classic wrappers
+`"ansi"` (returns it, with ANSI colours) or `"rgb_array"` (an (H, W, 3) uint8
+picture, `kanaloa_env.render.image`). `env()` adds PettingZoo's classic wrappers
 (`TerminateIllegalWrapper` → `AssertOutOfBoundsWrapper` → `OrderEnforcingWrapper`);
 `raw_env()` has none and raises `ValueError` on an illegal action.
 
@@ -135,7 +135,7 @@ from .core.constants import PHASE_NAMES, action_name
 from .core.observation import OFFSETS
 from .core.rng import check_seed
 from .core.state import State
-from .render.text import render_text, terminal_wants_color
+from .render import RENDER_MODES, render_frame
 
 __all__ = ["ENV_ID", "env", "raw_env"]
 
@@ -186,7 +186,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
 
     metadata: dict[str, Any] = {
         "name": "kanaloa_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": list(RENDER_MODES),
         "render_fps": 1,
         "is_parallelizable": False,
     }
@@ -219,7 +219,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
                 f"got {render_mode!r}"
             )
         self.render_mode = render_mode
-        self._render_rgb = _rgb_renderer() if render_mode == "rgb_array" else None
 
         P = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(P)]
@@ -433,31 +432,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
                 "You are calling render method without specifying any render mode."
             )
             return None
-        s = self._require_state()
-        if self.render_mode == "ansi":
-            return render_text(s, 0, color=True)
-        if self.render_mode == "human":
-            color = terminal_wants_color()
-            print(render_text(s, 0, color=color))
-            return None
-        return self._render_rgb(s, 0)  # type: ignore[misc]
+        return render_frame(self._require_state(), 0, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (no window, no subprocess)."""
 
     def __str__(self) -> str:
         return self.metadata["name"]
-
-
-def _rgb_renderer() -> Any:
-    """`kanaloa_env.render.image.render_rgb`, or a clear error while it does not exist."""
-    try:
-        from .render.image import render_rgb
-    except ModuleNotFoundError as e:
-        if e.name != "kanaloa_env.render.image":
-            raise  # the module exists but one of its own imports is missing
-        raise ValueError(
-            "render_mode='rgb_array' needs kanaloa_env.render.image (render_rgb), which this "
-            "installation does not have yet; use render_mode='ansi' or 'human'"
-        ) from None
-    return render_rgb

@@ -7,7 +7,6 @@ core batch seeded the same way and compare game 0 after every step.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import pickle
 import sys
@@ -61,12 +60,9 @@ def test_pettingzoo_seed_test(num_players: int, nil: bool) -> None:
 @pytest.mark.parametrize(("num_players", "nil"), TABLES)
 def test_pettingzoo_render_test(num_players: int, nil: bool, capsys) -> None:
     def make(render_mode=None):
-        e = kanaloa_env.env(num_players=num_players, nil_announcement=nil, render_mode=render_mode)
-        if importlib.util.find_spec("kanaloa_env.render.image") is None:
-            # Until the image renderer exists, render_test covers the text modes only;
-            # test_rgb_array_without_image_module checks the error for rgb_array.
-            e.unwrapped.metadata = {**e.unwrapped.metadata, "render_modes": ["human", "ansi"]}
-        return e
+        return kanaloa_env.env(
+            num_players=num_players, nil_announcement=nil, render_mode=render_mode
+        )
 
     render_test(make, custom_tests={"ansi": lambda s: "player_0" in s and "Route" in s})
     assert "Route" in capsys.readouterr().out  # human mode printed the table
@@ -495,18 +491,7 @@ def test_render_modes(capsys) -> None:
     assert n.render() is None
 
 
-def test_rgb_array_without_image_module(monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "kanaloa_env.render.image", None)
-    with pytest.raises(ValueError, match="kanaloa_env.render.image"):
-        raw_env(render_mode="rgb_array")
-    raw_env(render_mode="ansi")  # the other modes do not need it
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("kanaloa_env.render.image") is None,
-    reason="kanaloa_env.render.image not written yet",
-)
-def test_rgb_array_with_image_module() -> None:
+def test_rgb_array() -> None:
     e = raw_env(num_players=4, render_mode="rgb_array")
     e.reset(seed=0)
     img = e.render()

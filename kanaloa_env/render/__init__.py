@@ -1,27 +1,49 @@
 """Views of one game: `render_text` (text table, ANSI colours) and `render_rgb` (image).
 
 `render_rgb` lives in `kanaloa_env.render.image` and is imported on first use, so
-the text view works without the image module or its dependencies.
+importing the text view does not load Pillow. `render_frame` is what the
+environments' `render()` returns for each render mode.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .text import render_text
+import numpy as np
 
-__all__ = ["render_rgb", "render_text"]
+from .text import render_text, terminal_wants_color
+
+if TYPE_CHECKING:
+    from ..core.state import State
+
+__all__ = ["RENDER_MODES", "render_frame", "render_rgb", "render_text"]
+
+# The render modes of the AEC env and the Gymnasium single-agent env.
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def render_frame(state: State, game: int, mode: str) -> str | np.ndarray | None:
+    """Game `game` of `state` drawn for an env's `render_mode`.
+
+    "ansi" returns the text table with ANSI colours; "human" prints it (plain when
+    stdout is not a terminal or NO_COLOR is set) and returns None; "rgb_array"
+    returns an (H, W, 3) uint8 image. Each shows the hand of the player to act.
+    """
+    if mode == "ansi":
+        return render_text(state, game, color=True)
+    if mode == "human":
+        print(render_text(state, game, color=terminal_wants_color()))
+        return None
+    if mode == "rgb_array":
+        from .image import render_rgb
+
+        return render_rgb(state, game)
+    raise ValueError(f"render mode must be one of {RENDER_MODES}, got {mode!r}")
 
 
 def __getattr__(name: str) -> Any:
     if name == "render_rgb":
-        try:
-            from .image import render_rgb
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.image":
-                raise  # the image module exists; one of its own imports is missing
-            raise AttributeError(
-                f"{__name__}.render_rgb needs {__name__}.image, which is not installed"
-            ) from None
+        from .image import render_rgb
+
         return render_rgb
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ read from disk. The state is not modified.
 ```python
 from kanaloa_env.core import Config, init
 from kanaloa_env.render.image import render_rgb, render_image
-img = render_rgb(init(Config(), 1, seed=0))      # (820, 1200, 3) uint8
+img = render_rgb(init(Config(), 1, seed=0))      # (840, 1200, 3) uint8
 render_image(state).save("table.png")            # the same as a PIL image
 ```
 """

@@ -39,6 +39,7 @@ import numpy as np
 
 from ..core import Config
 from ..core.state import State
+from ..render import RENDER_MODES, render_frame
 from .vector import OpponentSpec, VectorDriver, action_space, observation_space
 
 _MAX_SEED = 2**63 - 1
@@ -59,10 +60,13 @@ class KanaloaEnv(gym.Env):
         illegal_reward: reward for a game lost by an illegal action.
         progress_shaping: potential-based shaping weight (default 0: rewards are R10);
             see `VectorDriver`.
-        render_mode: None or `"ansi"` (the scenario dict of the game as text).
+        render_mode: None, `"human"` (prints the text table at every reset and
+            step), `"ansi"` (`render()` returns that table, with ANSI colours) or
+            `"rgb_array"` (`render()` returns an (H, W, 3) uint8 picture), as the
+            AEC env; each shows the table with the hand of the player to act.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -120,6 +124,8 @@ class KanaloaEnv(gym.Env):
             seed = int(self.np_random.integers(0, _MAX_SEED))
         obs = self.driver.reset(seed=seed)
         self._started = True
+        if self.render_mode == "human":
+            self.render()
         return obs[0], self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -156,6 +162,8 @@ class KanaloaEnv(gym.Env):
             obs = r.final_obs[0]
         else:
             obs = r.obs[0]
+        if self.render_mode == "human":
+            self.render()
         return obs, float(r.rewards[0]), bool(r.terminated[0]), bool(r.truncated[0]), info
 
     def action_masks(self) -> np.ndarray:
@@ -172,15 +180,19 @@ class KanaloaEnv(gym.Env):
         """The learner's seat in the current game."""
         return int(self.driver.learner_seats[0])
 
-    def render(self) -> str | None:
-        """`"ansi"`: the game as scenario JSON text (SCENARIO.md); None otherwise."""
-        if self.render_mode != "ansi":
+    def render(self) -> str | np.ndarray | None:
+        """Draw the game per `render_mode` (see the class docstring); None for "human"
+        (which has printed it) and for no render mode.
+
+        Raises:
+            RuntimeError: before the first `reset()`.
+        """
+        if self.render_mode is None:
+            gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        import json
-
-        from ..core import to_scenario
-
-        return json.dumps(to_scenario(self.driver.state, 0), indent=1)
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        return render_frame(self.driver.state, 0, self.render_mode)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}

@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
-import kanaloa_env  # noqa: F401  (registers kanaloa_env/Kanaloa-v0)
+import kanaloa_env  # (also registers kanaloa_env/Kanaloa-v0)
 from kanaloa_env.core import OBS_DIM
 from kanaloa_env.wrappers import KanaloaEnv, KanaloaGymVectorEnv
 
@@ -120,13 +120,42 @@ def test_gym_make_kwargs_reach_the_env() -> None:
     _, info = env.reset(seed=0)
     assert env.unwrapped.config.num_players == 5 and info["learner_seat"] == 3
     with pytest.raises(ValueError, match="render_mode"):
-        KanaloaEnv(render_mode="human")
+        KanaloaEnv(render_mode="rgb")
 
 
-def test_render_ansi_is_the_scenario() -> None:
+def test_render_modes_are_the_aec_envs(capsys) -> None:
     env = KanaloaEnv(render_mode="ansi")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.render()
     env.reset(seed=0)
-    assert '"num_players": 4' in env.render()
+    text = env.render()
+    assert isinstance(text, str) and "Route" in text and "\x1b[" in text
+    assert env.metadata["render_modes"] == kanaloa_env.raw_env().metadata["render_modes"]
+
+    rgb = KanaloaEnv(render_mode="rgb_array")
+    rgb.reset(seed=0)
+    img = rgb.render()
+    assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.shape[2] == 3
+
+    human = KanaloaEnv(render_mode="human")
+    human.reset(seed=0)
+    assert "Route" in capsys.readouterr().out  # drawn at reset ...
+    human.step(int(human.action_masks().nonzero()[0][0]))
+    assert "Route" in capsys.readouterr().out  # ... and at every step
+    assert human.render() is None
+
+    with pytest.warns(UserWarning, match="render mode"):  # as Gymnasium's own envs
+        assert KanaloaEnv().render() is None
+
+
+def test_sb3_make_vec_env_with_its_default_render_mode() -> None:
+    # make_vec_env asks for render_mode="rgb_array" and only retries without it on a TypeError.
+    from stable_baselines3.common.env_util import make_vec_env
+
+    venv = make_vec_env(ENV_ID, n_envs=2, seed=0)
+    obs = venv.reset()
+    assert obs.shape == (2, OBS_DIM)
+    assert venv.render_mode == "rgb_array"
 
 
 def test_make_vec_vector_entry_point() -> None:
