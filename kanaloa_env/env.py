@@ -331,6 +331,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self._obs_cache[agent] = (obs, mask)
         return obs, mask
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's `last()`; a RuntimeError before the first `reset()`."""
+        self._require_state()
+        return super().last(observe)
+
     def _require_state(self) -> State:
         if self._state is None:
             raise RuntimeError("kanaloa_env: call reset() before using the env")
@@ -346,11 +353,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             ValueError: the action is out of range 0..65 or illegal now (the game is
                 then unchanged), or not None for an agent whose game is over.
         """
+        s = self._require_state()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self._require_state()
         a = self._check_action(agent, action)
         self._action[0] = a
         step_inplace(s, self._action, validate=False)  # _check_action checked it

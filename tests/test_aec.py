@@ -151,6 +151,12 @@ def test_use_before_reset_is_a_clear_error() -> None:
         e.observe("player_0")
     with pytest.raises(RuntimeError, match="reset"):
         e.to_scenario()
+    with pytest.raises(RuntimeError, match="reset"):
+        e.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        e.last()
+    with pytest.raises(RuntimeError, match="reset"):
+        raw_env(render_mode="ansi").render()
     e.reset(seed=0)
     with pytest.raises(ValueError, match="unknown agent"):
         e.observe("player_9")

@@ -93,7 +93,7 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         ValueError: wrong shape, or an action out of range or illegal in a game that
             is not over (the message lists the games, players, phases and actions).
     """
-    a = np.asarray(actions)
+    a = raw = np.asarray(actions)
     if a.dtype.kind not in "iu":
         raise TypeError(
             f"actions must be an integer array of shape ({state.batch_size},), got dtype {a.dtype}"
@@ -101,7 +101,7 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
     if a.shape != state.phase.shape:
         raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
     if a.dtype != _INT64:
-        a = a.astype(np.int64)
+        a = a.astype(np.int64)  # (uint64 past 2**63 wraps negative: out of range all the same)
     # One unsigned maximum checks both ends of the range (negatives view as huge);
     # ufunc.reduce and count_nonzero skip the Python wrappers of .max() and .all().
     if np.maximum.reduce(a.view(np.uint64)) < NUM_ACTIONS:
@@ -112,12 +112,13 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
     if np.count_nonzero(ok) < len(ok):
         ok |= state.phase == _GAME_OVER  # finished games ignore their entry
         if np.count_nonzero(ok) < len(ok):
-            raise ValueError(_illegal_message(state, a, ok))
+            raise ValueError(_illegal_message(state, raw, ok))
     return a
 
 
 def _illegal_message(state: State, a: np.ndarray, ok: np.ndarray) -> str:
-    """The error message naming the games, players, phases and actions at fault."""
+    """The error message naming the games, players, phases and actions (as given, `a`)
+    at fault."""
     bad = np.flatnonzero(~ok)
     parts = []
     for g in bad[:10]:

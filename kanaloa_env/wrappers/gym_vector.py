@@ -103,9 +103,8 @@ class KanaloaGymVectorEnv(VectorEnv):
         if isinstance(seed, (list, tuple)):
             given = [s for s in seed if s is not None]
             seed = given[0] if given else None
-        if seed is not None:
-            self._np_random_seed = int(seed)
-        obs = self.driver.reset(seed=seed)
+        obs = self.driver.reset(seed=seed)  # checks the seed
+        super().reset(seed=seed)  # seeds `np_random` (the games have their own streams)
         return obs, self._base_info()
 
     def step(

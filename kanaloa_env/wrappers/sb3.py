@@ -35,6 +35,13 @@ from .vector import OpponentSpec, StepResult, VectorDriver, action_space, observ
 _PER_ENV_ATTRS = ("learner_seat",)
 
 
+def _is_driver_option(driver: VectorDriver, name: str) -> bool:
+    """A public attribute of the driver (its game options), not a method."""
+    return (
+        not name.startswith("_") and hasattr(driver, name) and not callable(getattr(driver, name))
+    )
+
+
 class KanaloaSB3VecEnv(VecEnv):
     """N Kanaloa games against opponent bots, as an SB3 `VecEnv`.
 
@@ -110,6 +117,10 @@ class KanaloaSB3VecEnv(VecEnv):
             raise RuntimeError("step_wait() called without step_async()")
         actions, self._actions = self._actions, None
         r = self.driver.step(actions.reshape(-1) if actions.ndim == 2 else actions)
+        if len(r.ended):  # auto-reset games: their new game's reset info, as DummyVecEnv
+            seats = self.driver.learner_seats
+            for i in r.ended.tolist():
+                self.reset_infos[i] = {"learner_seat": int(seats[i])}
         return r.obs, r.rewards, r.dones, self._infos(r)
 
     def _infos(self, r: StepResult) -> list[dict[str, Any]]:
@@ -143,14 +154,18 @@ class KanaloaSB3VecEnv(VecEnv):
         self.driver.set_opponents(opponents, opponent_sampling)
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        """Per-game values of `learner_seat`; any other attribute of this object, repeated."""
+        """Per-game values of `learner_seat`; any other attribute of this object, or else
+        a game option of its driver (`illegal_action`, `config`, ...), repeated."""
         idx = list(self._get_indices(indices))
         if attr_name == "learner_seat":
             seats = self.driver.learner_seats
             return [int(seats[i]) for i in idx]
-        if not hasattr(self, attr_name):
+        if hasattr(self, attr_name):
+            value = getattr(self, attr_name)
+        elif _is_driver_option(self.driver, attr_name):
+            value = getattr(self.driver, attr_name)
+        else:
             raise AttributeError(f"{type(self).__name__} has no attribute {attr_name!r}")
-        value = getattr(self, attr_name)
         return [value for _ in idx]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
@@ -162,6 +177,12 @@ class KanaloaSB3VecEnv(VecEnv):
             )
         if attr_name in _PER_ENV_ATTRS or attr_name.startswith("_"):
             raise AttributeError(f"{attr_name!r} cannot be set")
+        if not hasattr(self, attr_name) and _is_driver_option(self.driver, attr_name):
+            # Set here it would shadow the driver's value and change nothing.
+            raise AttributeError(
+                f"{attr_name!r} is a game option of the driver, fixed when the env is made: "
+                "make a new env with the option (opponents: use set_opponents)"
+            )
         setattr(self, attr_name, value)
 
     def env_method(

@@ -420,6 +420,7 @@ class VectorDriver:
             raise TypeError(f"actions must be integers of shape ({N},), got dtype {a.dtype}")
         if a.shape != (N,):
             raise ValueError(f"actions must have shape ({N},), got {a.shape}")
+        raw = a  # for the message: uint64 past 2**63 wraps negative in int64
         a = a.astype(np.int64)
         live = ~self._over
         in_range = (a >= 0) & (a < NUM_ACTIONS)
@@ -429,7 +430,7 @@ class VectorDriver:
         if not ok.all():
             bad = np.flatnonzero(~ok)
             if self.illegal_action == "raise":
-                shown = ", ".join(f"game {g}: action {int(a[g])}" for g in bad[:10])
+                shown = ", ".join(f"game {g}: action {int(raw[g])}" for g in bad[:10])
                 more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
                 raise ValueError(
                     f"illegal learner actions: {shown}{more}; use action_masks() for the legal "

@@ -145,6 +145,12 @@ def test_out_of_range_names_the_game_and_the_range(batch: State, value: int) -> 
     )
 
 
+def test_huge_unsigned_action_is_named_as_given(batch: State) -> None:
+    a = good_actions(batch).astype(np.uint64)
+    a[3] = 2**64 - 1  # -1 once cast to int64
+    assert_rejected(batch, a, ValueError, rf"cannot take action {2**64 - 1} \(out of range")
+
+
 def test_illegal_actions_name_every_bad_game(batch: State) -> None:
     a = good_actions(batch)
     a[0] = DOLPHIN_TAKE  # play phase

@@ -189,6 +189,17 @@ def test_make_vec_vector_entry_point() -> None:
     envs.close()
 
 
+def test_vector_reset_seeds_np_random_as_gymnasium_does() -> None:
+    envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="vector_entry_point")
+    envs.reset(seed=5)
+    first = envs.np_random.integers(1 << 30)
+    assert envs.np_random_seed == 5
+    envs.reset(seed=5)
+    assert envs.np_random.integers(1 << 30) == first
+    with pytest.raises(ValueError, match="seed"):
+        envs.reset(seed=-1)
+
+
 def test_make_vec_sync_mode_wraps_the_single_env() -> None:
     envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync")
     obs, info = envs.reset(seed=0)

@@ -61,6 +61,11 @@ def test_masks_reach_sb3_contrib() -> None:
     assert env.get_attr("note") == ["shared"] * 6
     with pytest.raises(ValueError, match="all games"):
         env.set_attr("note", "one", indices=[0])
+    # The driver's game options read through; setting one here would change nothing.
+    assert env.get_attr("illegal_action") == ["raise"] * 6
+    with pytest.raises(AttributeError, match="game option"):
+        env.set_attr("illegal_action", "lose")
+    assert env.driver.illegal_action == "raise"
     with pytest.raises(IndexError):
         env.env_method("action_masks", indices=[6])
     masks[:] = False  # a copy: the env is unaffected
@@ -68,12 +73,14 @@ def test_masks_reach_sb3_contrib() -> None:
 
 
 def test_auto_reset_infos_terminal_observation_and_success() -> None:
-    env = KanaloaSB3VecEnv(16, seed=2)
+    env = KanaloaSB3VecEnv(16, seed=2, learner_seat="random")
     env.reset()
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(120):
         obs, rew, done, infos = env.step(random_actions(env, rng))
+        # reset_infos follow the auto-resets (as DummyVecEnv's do).
+        assert [ri["learner_seat"] for ri in env.reset_infos] == env.get_attr("learner_seat")
         for i in np.flatnonzero(done):
             info = infos[i]
             term = info["terminal_observation"]

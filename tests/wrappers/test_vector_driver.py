@@ -246,6 +246,11 @@ def test_illegal_learner_action_raise_leaves_state_unchanged() -> None:
     with pytest.raises(ValueError, match="illegal learner actions"):
         d.step(bad)
     assert d.state.equal(before)
+    huge = np.zeros(6, dtype=np.uint64)
+    huge[1] = 2**64 - 1  # named as given, not as its wrapped int64 value
+    with pytest.raises(ValueError, match=f"game 1: action {2**64 - 1},"):
+        d.step(huge)
+    assert d.state.equal(before)
     with pytest.raises(ValueError, match="shape"):
         d.step(np.zeros(5, dtype=np.int64))
     with pytest.raises(TypeError, match="integers"):
