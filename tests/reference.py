@@ -13,7 +13,8 @@ one position at a time; clarity over speed.
   (R6.1, R6.2); `dolphin_allowed(sc, player)` (R6.3).
 - `gaps(sc)`: each boat's distance ahead of the last boat along the route (R9.1).
 - `remove_card(sc, player, k)`: the position after a removal action (R9.1).
-- `resolve_last_card(sc, card)`: what must follow when `card` completes a trick.
+- `step(sc, action)`: the whole position after a decision, the step's rewards and
+  whether a new round was dealt (every phase, R3-R10).
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ def legal_actions(sc: dict[str, Any]) -> set[int]:
     raise ValueError(f"unknown phase {phase!r}")
 
 
-# ---- the end of a trick -------------------------------------------------------------
+# ---- removals and moves --------------------------------------------------------------
 
 
 def removal_target(sc: dict[str, Any], player: int, k: int) -> int:
@@ -215,46 +216,211 @@ def remove_card(sc: dict[str, Any], player: int, k: int) -> dict[str, Any]:
     return {**sc, "route": route, "boats": boats, "removed": removed}
 
 
-def resolve_last_card(sc: dict[str, Any], card: str, removal_done: bool = False) -> dict[str, Any]:
-    """What follows when `card` is the last card of the trick in position `sc`.
-
-    Returns a dict with `winner`, `moves` (whether the winner's boat moves),
-    `field` and `progress` of the winner's boat after the move (and after the
-    bonus moves of an automatic dolphin), `lapped`, and `dolphin` (the winner must
-    now decide on a bonus move: optional dolphin only).
-    For an octopus that asks for a removal, returns `{"phase": "remove_octopus"}`,
-    unless `removal_done` (`sc` is then the position after that removal).
-    """
-    cfg = sc["config"]
-    if card == "octopus" and can_remove(sc) and not removal_done:
-        return {"phase": "remove_octopus"}
-    P = sc["num_players"]
-    cards = [t["card"] for t in sc["trick"]] + [card]
-    winner = (sc["leader"] + trick_winner(cards, trump_colour(sc))) % P
-    announced = sc["announced"][winner] is True
-    moves = not announced or cfg.get("announced_boat_moves", False)  # R7.4
-    out: dict[str, Any] = {"winner": winner, "moves": moves}
-    boat = sc["boats"][winner]
-    if not moves:
-        out.update(field=boat["field"], progress=boat["progress"], lapped=False, dolphin=False)
-        return out
-    after = {**sc, "boats": [dict(b) for b in sc["boats"]]}
-    move(after, winner)
-    lapped = has_lapped(after, winner)
-    dolphin = not lapped and dolphin_allowed(after, winner)
-    if dolphin and cfg.get("dolphin", "optional") == "automatic":
-        # R6.3: the bonus move is taken at once; it chains only if configured.
-        while dolphin:
-            move(after, winner)
-            dolphin = cfg.get("dolphin_chain", False) and dolphin_allowed(after, winner)
-        lapped = has_lapped(after, winner)
-    new = after["boats"][winner]
-    out.update(field=new["field"], progress=new["progress"], lapped=lapped, dolphin=dolphin)
-    return out
-
-
 def move(sc: dict[str, Any], player: int) -> None:
     """Move `player`'s boat to the next free field in the scenario dict, in place (R6.2)."""
     f, sailed = next_free_field(sc, player)
     boat = sc["boats"][player]
     sc["boats"][player] = {"field": f, "progress": boat["progress"] + sailed}
+
+
+# ---- a whole step ------------------------------------------------------------------
+#
+# `step(sc, action)` plays one decision on a scenario dict: every phase, the trick
+# end, boat moves with lapping and the dolphin, removals, the announce payouts, the
+# round change and the rewards. What a new deal puts in place (hands, and the
+# random key) cannot be predicted here; the caller compares those only when no new
+# round was dealt.
+
+
+class _GameOver(Exception):
+    """Raised inside `step` once the game has ended (R9.2, R9.4)."""
+
+
+def step(sc: dict[str, Any], action: int) -> tuple[dict[str, Any], list[float], bool]:
+    """(position after `action`, rewards of the step per player, whether a new round
+    was dealt) for the position `sc` and a legal `action` of the player to act."""
+    assert action in legal_actions(sc), f"{action} is not legal in phase {sc['phase']}"
+    sc = {k: v for k, v in sc.items() if k != "key"}
+    sc = {
+        **sc,
+        "boats": [dict(b) for b in sc["boats"]],
+        "hands": [list(h) for h in sc["hands"]],
+        "trick": list(sc["trick"]),
+        "played_this_round": list(sc["played_this_round"]),
+        "tricks_won": list(sc["tricks_won"]),
+        "announced": list(sc["announced"]),
+        "voids": [list(v) for v in sc.get("voids", [[] for _ in sc["boats"]])],
+    }
+    P = sc["num_players"]
+    rewards = [0.0] * P
+    player = sc["to_act"]
+    phase = sc["phase"]
+    new_round = False
+    try:
+        if phase == "announce":  # R3.2: in turn from the starting player
+            sc["announced"][player] = action == ANNOUNCE
+            sc["to_act"] = (player + 1) % P
+            if sc["to_act"] == sc["starting_player"]:
+                sc["phase"] = "play"
+        elif phase == "play":
+            card = _card_name(action)
+            led = lead_suit([t["card"] for t in sc["trick"]])
+            if led is not None and suit(card) not in (led, None) and led not in sc["voids"][player]:
+                # did not follow suit: shows a void (listed in suit order)
+                sc["voids"][player] = sorted([*sc["voids"][player], led], key=SUITS.index)
+            sc["hands"][player].remove(card)
+            sc["trick"].append({"player": player, "card": card})
+            sc["played_this_round"].append(card)
+            if card == "octopus" and can_remove(sc):  # R4.4: remove before the next card
+                sc["phase"] = "remove_octopus"
+            else:
+                new_round = _after_card(sc, rewards)
+        elif phase == "remove_octopus":
+            sc.update(remove_card(sc, player, action - REMOVE_BASE))
+            new_round = _after_card(sc, rewards)
+        elif phase == "remove_round_end":  # R7.1, then the payouts (R7.3)
+            sc.update(remove_card(sc, player, action - REMOVE_BASE))
+            new_round = _payouts(sc, 0, rewards)
+        elif phase == "dolphin":  # R6.3: the bonus move, then what was pending
+            pending = sc.pop("pending")
+            goes_on = True
+            if action == DOLPHIN_TAKE:
+                move(sc, player)
+                chain = sc["config"].get("dolphin_chain", False)
+                goes_on = _after_move(sc, player, pending, chain, rewards)
+            if goes_on:
+                if pending == "trick":
+                    new_round = _after_trick(sc, rewards)
+                else:  # the payouts go on after this player's, in turn order
+                    new_round = _payouts(sc, (player - sc["starting_player"]) % P + 1, rewards)
+        else:
+            raise ValueError(f"no decision in phase {phase!r}")
+    except _GameOver:
+        pass
+    if not any(sc["voids"]):
+        del sc["voids"]  # the scenario carries voids only when there are some
+    return sc, rewards, new_round
+
+
+def _card_name(action: int) -> str:
+    if action == KANALOA:
+        return "kanaloa"
+    if action == OCTOPUS:
+        return "octopus"
+    return f"{SUITS[action // VALUES]}-{action % VALUES + 1}"
+
+
+def _after_card(sc: dict[str, Any], rewards: list[float]) -> bool:
+    """The next player plays, or the trick is complete (R5)."""
+    P = sc["num_players"]
+    if len(sc["trick"]) < P:
+        sc["phase"] = "play"
+        sc["to_act"] = (sc["to_act"] + 1) % P
+        return False
+    cards = [t["card"] for t in sc["trick"]]
+    w = (sc["leader"] + trick_winner(cards, trump_colour(sc))) % P
+    sc["tricks_won"][w] += 1
+    sc["trick_number"] += 1
+    sc["leader"] = sc["to_act"] = w
+    sc["trick"] = []
+    # R7.4: an announced player's boat does not move on a trick (unless configured).
+    if sc["announced"][w] is not True or sc["config"].get("announced_boat_moves", False):
+        move(sc, w)
+        if not _after_move(sc, w, "trick", True, rewards):
+            return False
+    return _after_trick(sc, rewards)
+
+
+def _after_move(
+    sc: dict[str, Any], player: int, pending: str, allow_dolphin: bool, rewards: list[float]
+) -> bool:
+    """After a move: lapping (R9.2), then the dolphin (R6.3). False while a dolphin
+    decision waits."""
+    if has_lapped(sc, player):
+        _end_game(sc, player, rewards)
+    while allow_dolphin and dolphin_allowed(sc, player):
+        if sc["config"].get("dolphin", "optional") == "optional":
+            sc.update(phase="dolphin", pending=pending, to_act=player)
+            return False
+        move(sc, player)
+        if has_lapped(sc, player):
+            _end_game(sc, player, rewards)
+        allow_dolphin = sc["config"].get("dolphin_chain", False)
+    return True
+
+
+def _after_trick(sc: dict[str, Any], rewards: list[float]) -> bool:
+    """The winner leads the next trick; after the 8th, the round-end removal (R7.1,
+    R7.2) or, when none is possible, the payouts."""
+    if sc["trick_number"] < TRICKS:
+        sc.update(phase="play", to_act=sc["leader"])
+        return False
+    if can_remove(sc):
+        sc.update(phase="remove_round_end", to_act=sc["leader"])
+        return False
+    return _payouts(sc, 0, rewards)
+
+
+def _payouts(sc: dict[str, Any], first: int, rewards: list[float]) -> bool:
+    """R7.3: from turn-order place `first`, each announced player without a trick
+    sails three single moves (lapping checked after each, the dolphin after the
+    last); then the round ends. False while a dolphin decision waits."""
+    P = sc["num_players"]
+    if sc["config"].get("nil_announcement", False):
+        for place in range(first, P):
+            seat = (sc["starting_player"] + place) % P
+            if sc["announced"][seat] is True and sc["tricks_won"][seat] == 0:
+                for _ in range(PAYOUT_STEPS):
+                    move(sc, seat)
+                    if has_lapped(sc, seat):
+                        _end_game(sc, seat, rewards)
+                if not _after_move(sc, seat, "payout", True, rewards):
+                    return False
+    return _end_round(sc, rewards)
+
+
+def _end_round(sc: dict[str, Any], rewards: list[float]) -> bool:
+    """Truncation after `max_rounds` (R9.4), else the next round: the last trick's
+    winner starts it (R7.5), with a new deal. Returns True for a new round."""
+    cfg = sc["config"]
+    if sc["round"] >= cfg.get("max_rounds", 100):
+        sc.update(phase="game_over", to_act=None, winner=None)
+        if cfg.get("reward", "win_loss") == "rank":
+            rewards[:] = _rank_rewards(sc)
+        raise _GameOver
+    P = sc["num_players"]
+    nil = cfg.get("nil_announcement", False)
+    sc.update(
+        round=sc["round"] + 1,
+        starting_player=sc["leader"],
+        to_act=sc["leader"],
+        trick_number=0,
+        tricks_won=[0] * P,
+        announced=[None] * P,
+        phase="announce" if nil else "play",
+        played_this_round=[],
+        trick=[],
+        voids=[[] for _ in range(P)],
+    )
+    return True
+
+
+def _end_game(sc: dict[str, Any], winner: int, rewards: list[float]) -> None:
+    """R9.2: `winner` lapped the last boat; the game ends at once, with R10's rewards."""
+    P = sc["num_players"]
+    sc.update(phase="game_over", to_act=None, winner=winner)
+    sc.pop("pending", None)
+    if sc["config"].get("reward", "win_loss") == "rank":
+        rewards[:] = _rank_rewards(sc)
+    else:
+        rewards[:] = [1.0 if p == winner else -1.0 / (P - 1) for p in range(P)]
+    raise _GameOver
+
+
+def _rank_rewards(sc: dict[str, Any]) -> list[float]:
+    """docs/rules.md "Rewards": +1 for the furthest boat to -1 for the last, linear
+    in the place, tied boats sharing the average of their places."""
+    prog = [b["progress"] for b in sc["boats"]]
+    P = len(prog)
+    places = [sum(q > p for q in prog) + (sum(q == p for q in prog) - 1) / 2 for p in prog]
+    return [1 - 2 * r / (P - 1) for r in places]
