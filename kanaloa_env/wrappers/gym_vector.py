@@ -15,11 +15,14 @@ game ends, the step returns the first observation of its new game, and
 `info["final_obs"]` (an object array, `info["_final_obs"]` marks the games)
 and `info["final_info"]` (with `winner`, `learner_seat`, `is_success`,
 `illegal_action`, `episode_return`, `episode_length`) hold the end of the old
-one. `action_masks()` and `info["action_mask"]` give the learner masks.
+one. `action_masks()` and `info["action_mask"]` give the learner masks; every
+step's `info["illegal_action"]` (N,) marks the games whose learner action was
+illegal (replaced by a random legal one, or the game lost, per `illegal_action`).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -94,7 +97,8 @@ class KanaloaGymVectorEnv(VectorEnv):
             seed: an int seeds the whole batch (game `k` is game `k` of that
                 stream); a list must hold one int (the first element is used) or
                 None entries only.
-            options: unused (accepted for API compatibility).
+            options: none are supported (every game restarts); any given are
+                ignored with a warning.
 
         Returns:
             (N, OBS_DIM) float32 observations and an info dict with `action_mask`
@@ -103,6 +107,8 @@ class KanaloaGymVectorEnv(VectorEnv):
         if isinstance(seed, (list, tuple)):
             given = [s for s in seed if s is not None]
             seed = given[0] if given else None
+        if options:
+            warnings.warn(f"kanaloa_env: ignoring reset options {sorted(options)}", stacklevel=2)
         obs = self.driver.reset(seed=seed)  # checks the seed
         super().reset(seed=seed)  # seeds `np_random` (the games have their own streams)
         return obs, self._base_info()
@@ -129,17 +135,24 @@ class KanaloaGymVectorEnv(VectorEnv):
         self.driver.set_opponents(opponents, opponent_sampling)
 
     def _base_info(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=bool)  # Gymnasium's "_key" masks: all games
         return {
             "action_mask": self.driver.action_masks(),
+            "_action_mask": every,
             "learner_seat": self.driver.learner_seats,
+            "_learner_seat": every.copy(),
         }
 
     def _infos(self, r: StepResult) -> dict[str, Any]:
         info = self._base_info()
-        if len(r.ended) == 0:
-            return info
         N = self.num_envs
         e = r.ended
+        illegal = r.replaced.copy()  # replaced by a random legal action, or ...
+        illegal[e] |= r.illegal  # ... the game was lost for it
+        info["illegal_action"] = illegal
+        info["_illegal_action"] = np.ones(N, dtype=bool)
+        if len(e) == 0:
+            return info
         has = np.zeros(N, dtype=bool)
         has[e] = True
         final_obs = np.full(N, None, dtype=object)

@@ -16,7 +16,9 @@ returned observation is the new game's, `info["terminal_observation"]` is the
 final one, `info["TimeLimit.truncated"]` says whether it was truncated (R9.4),
 `info["is_success"]` whether the learner won (logged by the eval callbacks) and
 `info["episode"]` holds the return `r` and length `l` (as SB3's Monitor writes).
-Every returned array is new.
+`info["illegal_action"]` is True where the learner's action was illegal (with
+`illegal_action="random"` a random legal one was played; with `"lose"` the game
+ended). Every returned array is new.
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ class KanaloaSB3VecEnv(VecEnv):
                     "t": elapsed,
                 },
             }
+        for i in r.replaced.nonzero()[0].tolist():  # illegal_action="random" played for it
+            infos[i]["illegal_action"] = True
         return infos
 
     def close(self) -> None:

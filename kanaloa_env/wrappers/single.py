@@ -31,6 +31,7 @@ given to `reset`; `reset(seed=s)` starts game 0 of the stream `s`, later
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -113,12 +114,14 @@ class KanaloaEnv(gym.Env):
             seed: seeds the game stream (None: the next game of the current
                 stream; at the very first reset, a stream drawn by Gymnasium's
                 `np_random`, itself random unless seeded).
-            options: unused.
+            options: none are supported; any given are ignored with a warning.
 
         Returns:
             The (OBS_DIM,) float32 observation and an info dict with
             `action_mask` and `learner_seat`.
         """
+        if options:
+            warnings.warn(f"kanaloa_env: ignoring reset options {sorted(options)}", stacklevel=2)
         super().reset(seed=seed)
         if seed is None and not self._started:
             seed = int(self.np_random.integers(0, _MAX_SEED))

@@ -189,6 +189,30 @@ def test_make_vec_vector_entry_point() -> None:
     envs.close()
 
 
+def test_vector_infos_mark_illegal_actions_and_carry_key_masks() -> None:
+    for mode, ends in (("random", False), ("lose", True)):
+        envs = KanaloaGymVectorEnv(4, seed=0, illegal_action=mode)
+        _, info = envs.reset()
+        assert info["_action_mask"].all() and info["_learner_seat"].all()
+        actions = info["action_mask"].argmax(axis=1)
+        actions[2] = int((~info["action_mask"][2]).argmax())  # illegal in game 2 only
+        _, _, term, _, info = envs.step(actions)
+        np.testing.assert_array_equal(info["illegal_action"], [False, False, True, False])
+        assert info["_illegal_action"].all() and info["_action_mask"].all()
+        assert term[2] == ends
+        if ends:
+            assert info["final_info"]["illegal_action"][2]
+
+
+def test_unsupported_reset_options_warn() -> None:
+    for env in (KanaloaEnv(), KanaloaGymVectorEnv(2, seed=0)):
+        with pytest.warns(UserWarning, match="ignoring reset options"):
+            env.reset(seed=0, options={"reset_mask": np.ones(2, bool)})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            env.reset(seed=0, options={})
+
+
 def test_vector_reset_seeds_np_random_as_gymnasium_does() -> None:
     envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="vector_entry_point")
     envs.reset(seed=5)

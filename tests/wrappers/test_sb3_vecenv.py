@@ -132,6 +132,18 @@ def test_illegal_actions_raise_by_default() -> None:
         env.step((~get_action_masks(env)).argmax(axis=1))
 
 
+@pytest.mark.parametrize("mode", ["random", "lose"])
+def test_illegal_actions_are_marked_in_infos(mode: str) -> None:
+    env = KanaloaSB3VecEnv(3, seed=0, illegal_action=mode)
+    env.reset()
+    masks = get_action_masks(env)
+    actions = masks.argmax(axis=1)
+    actions[1] = int((~masks[1]).argmax())
+    _, _, done, infos = env.step(actions)
+    assert [info.get("illegal_action", False) for info in infos] == [False, True, False]
+    assert done[1] == (mode == "lose")
+
+
 def test_maskable_ppo_learns_evaluates_and_eval_callback_runs(tmp_path) -> None:
     env = KanaloaSB3VecEnv(8, seed=0)
     eval_env = KanaloaSB3VecEnv(4, seed=100)
