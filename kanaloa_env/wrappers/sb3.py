@@ -15,7 +15,9 @@ that ends is auto-reset in the same step, SB3 style: `done` is True, the
 returned observation is the new game's, `info["terminal_observation"]` is the
 final one, `info["TimeLimit.truncated"]` says whether it was truncated (R9.4),
 `info["is_success"]` whether the learner won (logged by the eval callbacks) and
-`info["episode"]` holds the return `r` and length `l` (as SB3's Monitor writes).
+`info["episode"]` holds the return `r` and length `l` (as SB3's Monitor writes,
+so `env_is_wrapped(Monitor)` is True and no `VecMonitor` is needed: SB3 logs
+`ep_rew_mean` and `evaluate_policy` counts episodes from it).
 `info["illegal_action"]` is True where the learner's action was illegal (with
 `illegal_action="random"` a random legal one was played; with `"lose"` the game
 ended). Every returned array is new.
@@ -208,8 +210,13 @@ class KanaloaSB3VecEnv(VecEnv):
     def env_is_wrapped(
         self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
     ) -> list[bool]:
-        """No game is a wrapped gym.Env here: all False."""
-        return [False for _ in self._get_indices(indices)]
+        """True only for SB3's `Monitor`: no game is a wrapped gym.Env, but every game
+        writes Monitor's `info["episode"]` itself, which is what SB3 asks this for
+        (`evaluate_policy` then reads the episodes from it, without a warning)."""
+        from stable_baselines3.common.monitor import Monitor
+
+        wrapped = isinstance(wrapper_class, type) and issubclass(Monitor, wrapper_class)
+        return [wrapped for _ in self._get_indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         return [None for _ in range(self.num_envs)]

@@ -13,6 +13,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback  # noqa: E402
 from sb3_contrib.common.maskable.evaluation import evaluate_policy  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
+from stable_baselines3.common.monitor import Monitor  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
 
 from kanaloa_env.bots import sample_legal  # noqa: E402
@@ -150,18 +151,22 @@ def test_maskable_ppo_learns_evaluates_and_eval_callback_runs(tmp_path) -> None:
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0, device="cpu"
     )
-    cb = MaskableEvalCallback(eval_env, eval_freq=8, n_eval_episodes=4, warn=False, verbose=0)
+    cb = MaskableEvalCallback(eval_env, eval_freq=8, n_eval_episodes=4, verbose=0)
     model.learn(256, callback=cb)
     assert model.num_timesteps >= 256
     assert cb.last_mean_reward > -np.inf
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # "not wrapped with a Monitor"
+        # No "not wrapped with a Monitor": the env writes Monitor's info["episode"].
+        warnings.simplefilter("error", UserWarning)
         rewards, lengths = evaluate_policy(
             model, eval_env, n_eval_episodes=8, return_episode_rewards=True
         )
     assert len(rewards) == 8 and all(
         r in (pytest.approx(1.0), pytest.approx(-1 / 3)) for r in rewards
     )
-    monitored = VecMonitor(KanaloaSB3VecEnv(4, seed=7))
+    assert all(isinstance(n, int) and n > 0 for n in lengths)
+    assert eval_env.env_is_wrapped(Monitor) == [True] * 4
+    with pytest.warns(UserWarning, match="already wrapped with a `Monitor`"):
+        monitored = VecMonitor(KanaloaSB3VecEnv(4, seed=7))  # works, but is not needed
     mean, _ = evaluate_policy(model, monitored, n_eval_episodes=4)
     assert -1.0 <= mean <= 1.0
