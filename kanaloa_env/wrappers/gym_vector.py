@@ -31,7 +31,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import Config
-from .vector import OpponentSpec, StepResult, VectorDriver, action_space, observation_space
+from .vector import (
+    OpponentSpec,
+    StepResult,
+    VectorDriver,
+    action_space,
+    entropy_seed,
+    observation_space,
+)
 
 
 class KanaloaGymVectorEnv(VectorEnv):
@@ -39,10 +46,13 @@ class KanaloaGymVectorEnv(VectorEnv):
 
     Args:
         num_envs: number of games `N`.
-        config, num_players, opponents, opponent_sampling, learner_seat, seed,
+        config, num_players, opponents, opponent_sampling, learner_seat,
             illegal_action, illegal_reward, progress_shaping, observe_threads: as
             `kanaloa_env.wrappers.VectorDriver`
             (`illegal_action` defaults to "raise").
+        seed: the game stream of the first `reset()` without a seed; None (the
+            default) draws one from the OS, so unseeded envs play different games,
+            as Gymnasium's and SB3's do. Same seed, same games.
         render_mode: only None is supported (render single games with the AEC env).
     """
 
@@ -57,7 +67,7 @@ class KanaloaGymVectorEnv(VectorEnv):
         opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         opponent_sampling: str = "seat",
         learner_seat: str | int = "rotate",
-        seed: int = 0,
+        seed: int | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
@@ -73,7 +83,7 @@ class KanaloaGymVectorEnv(VectorEnv):
             opponents=opponents,
             opponent_sampling=opponent_sampling,
             learner_seat=learner_seat,
-            seed=seed,
+            seed=entropy_seed() if seed is None else seed,
             autoreset=True,
             illegal_action=illegal_action,
             illegal_reward=illegal_reward,

@@ -34,7 +34,14 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from ..core import Config
-from .vector import OpponentSpec, StepResult, VectorDriver, action_space, observation_space
+from .vector import (
+    OpponentSpec,
+    StepResult,
+    VectorDriver,
+    action_space,
+    entropy_seed,
+    observation_space,
+)
 
 _PER_ENV_ATTRS = ("learner_seat",)
 
@@ -51,11 +58,14 @@ class KanaloaSB3VecEnv(VecEnv):
 
     Args:
         num_envs: number of games `N`.
-        config, num_players, opponents, opponent_sampling, learner_seat, seed,
+        config, num_players, opponents, opponent_sampling, learner_seat,
             illegal_action, illegal_reward, progress_shaping, observe_threads: as
             `kanaloa_env.wrappers.VectorDriver`
             (here `illegal_action` defaults to "raise": with MaskablePPO an illegal
             action is a bug; use "lose" to train an unmasked PPO).
+        seed: the game stream of the first `reset()` without a seed; None (the
+            default) draws one from the OS, so unseeded envs play different games,
+            as Gymnasium's and SB3's do. Same seed, same games.
         driver: an existing `VectorDriver` (with autoreset) to wrap instead.
 
     The seed of `reset()` is the one given to `seed(s)` (SB3's `set_random_seed`
@@ -71,7 +81,7 @@ class KanaloaSB3VecEnv(VecEnv):
         opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         opponent_sampling: str = "seat",
         learner_seat: str | int = "rotate",
-        seed: int = 0,
+        seed: int | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
@@ -86,7 +96,7 @@ class KanaloaSB3VecEnv(VecEnv):
                 opponents=opponents,
                 opponent_sampling=opponent_sampling,
                 learner_seat=learner_seat,
-                seed=seed,
+                seed=entropy_seed() if seed is None else seed,
                 autoreset=True,
                 illegal_action=illegal_action,
                 illegal_reward=illegal_reward,

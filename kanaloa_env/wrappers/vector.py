@@ -183,6 +183,12 @@ class StepResult:
         return self.winner == self.learner_seat
 
 
+def entropy_seed() -> int:
+    """A fresh seed (0..2**64-1) from the operating system's entropy: the stream of an
+    env that was given no seed, which Gymnasium and SB3 users expect to be random."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+
+
 class VectorDriver:
     """N Kanaloa games, one learner seat each, opponents played inside `step`.
 
@@ -200,7 +206,8 @@ class VectorDriver:
             as in self-play against past versions).
         learner_seat: `"rotate"` (game number `k` of the stream gets seat `k % P`),
             `"random"` (uniform per game) or a fixed seat `0..P-1`.
-        seed: the default seed of the first `reset` (0..2**64-1).
+        seed: the default seed of the first `reset` (0..2**64-1). (The Gymnasium
+            and SB3 vector envs pass `entropy_seed()` when they are given none.)
         autoreset: start finished games again inside `step` (vector envs); when
             False (single-agent env, evaluation) a finished game stays over, reports
             nothing more, ignores its action and has an all-False mask.

@@ -204,6 +204,21 @@ def test_vector_infos_mark_illegal_actions_and_carry_key_masks() -> None:
             assert info["final_info"]["illegal_action"][2]
 
 
+def test_vector_envs_are_random_unless_seeded() -> None:
+    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+
+    def gym_vec(**kw: int) -> np.ndarray:
+        envs = gym.make_vec(ENV_ID, num_envs=4, vectorization_mode="vector_entry_point", **kw)
+        return envs.reset()[0]
+
+    def sb3_vec(**kw: int) -> np.ndarray:
+        return KanaloaSB3VecEnv(4, **kw).reset()
+
+    for make in (gym_vec, sb3_vec):
+        assert not np.array_equal(make(), make())  # as Gymnasium's and SB3's own envs
+        np.testing.assert_array_equal(make(seed=11), make(seed=11))
+
+
 def test_unsupported_reset_options_warn() -> None:
     for env in (KanaloaEnv(), KanaloaGymVectorEnv(2, seed=0)):
         with pytest.warns(UserWarning, match="ignoring reset options"):
