@@ -31,6 +31,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
 from ..core import Config
@@ -220,11 +221,10 @@ class KanaloaSB3VecEnv(VecEnv):
     def env_is_wrapped(
         self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
     ) -> list[bool]:
-        """True only for SB3's `Monitor`: no game is a wrapped gym.Env, but every game
-        writes Monitor's `info["episode"]` itself, which is what SB3 asks this for
-        (`evaluate_policy` then reads the episodes from it, without a warning)."""
-        from stable_baselines3.common.monitor import Monitor
-
+        """True for SB3's `Monitor` (and the classes it derives from), else False: no
+        game is a wrapped gym.Env, but every game writes Monitor's `info["episode"]`
+        itself, which is what SB3 asks this for (`evaluate_policy` then reads the
+        episodes from it, without a warning)."""
         wrapped = isinstance(wrapper_class, type) and issubclass(Monitor, wrapper_class)
         return [wrapped for _ in self._get_indices(indices)]
 
