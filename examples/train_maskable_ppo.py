@@ -3,7 +3,7 @@
     python examples/train_maskable_ppo.py --seed 0
 
 trains one seat against three random bots at a 4-player table (the defaults:
-about 10 minutes on 2 CPU cores), evaluates the greedy policy every
+about 7 minutes on 2 CPU cores, see "Measured" below), evaluates the greedy policy every
 `--eval-freq` steps against random and heuristic bots (win rate with a Wilson
 95% interval, all games played side by side in the vector driver), and writes
 to `--output-dir`:

@@ -4,7 +4,7 @@
 python -m kanaloa_env.play                               # 4 players, you are player_0
 python -m kanaloa_env.play --players 3 --seat 1 --bots heuristic random --seed 7
 python -m kanaloa_env.play --announce --record game.jsonl   # the variant; save the game
-python -m kanaloa_env.play --bots runs/ppo_kanaloa.zip    # a trained model plays the others
+python -m kanaloa_env.play --bots runs/maskable_ppo/model.zip   # a trained model plays the others
 ```
 
 Before each of your decisions the table is shown (the route with coloured fields,

@@ -3,7 +3,7 @@
 ```python
 from kanaloa_env.bots import make_bot
 bot = make_bot("heuristic")
-bot = make_bot("runs/ppo_kanaloa.zip")      # MaskablePPO model (kanaloa_env.bots.model)
+bot = make_bot("runs/maskable_ppo/model.zip")   # a MaskablePPO model (kanaloa_env.bots.model)
 ```
 """
 

@@ -182,6 +182,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         seed: fixes future deals when the scenario has no `key` (default 0).
 
     Raises:
+        TypeError: `sc` is not a dict.
         ValueError: the scenario is inconsistent; the message names the key.
     """
     if not isinstance(sc, dict):
