@@ -223,9 +223,13 @@ class TournamentResult:
 
         Raises:
             ValueError: the games were not recorded (`record_games=False`).
+            IndexError: `i` is not in 0..num_games-1.
         """
         if self.actions is None:
             raise ValueError("replay needs the actions: run the tournament with record_games=True")
+        i = int(i)
+        if not 0 <= i < self.num_games:
+            raise IndexError(f"game must be in 0..{self.num_games - 1}, got {i}")
         state = init(self.config, 1, self.seed, first_game=int(self.deal[i]))
         for a in self.actions[i]:
             step_inplace(state, np.array([a], dtype=np.int64))
@@ -448,10 +452,9 @@ def _entrants(
     """Entrant names and specs, the distinct bot objects and each entrant's group."""
     groups: list[_Group] = []
     by_key: dict[Any, int] = {}
-    names: list[str] = []
+    labels: list[str] = []
     specs: list[str] = []
     group_of: list[int] = []
-    seen: dict[str, int] = {}
     for spec in bots:
         # The same name or path is one bot object (bots are stateless batch policies).
         key = os.fspath(spec) if isinstance(spec, (str, os.PathLike)) else id(spec)
@@ -467,12 +470,25 @@ def _entrants(
                 )
             )
         gi = by_key[key]
-        label = groups[gi].label
-        seen[label] = seen.get(label, 0) + 1
-        names.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
-        specs.append(key if isinstance(key, str) else label)
+        labels.append(groups[gi].label)
+        specs.append(key if isinstance(key, str) else groups[gi].label)
         group_of.append(gi)
-    return names, specs, groups, np.array(group_of, dtype=np.intp)
+    return _unique_names(labels), specs, groups, np.array(group_of, dtype=np.intp)
+
+
+def _unique_names(labels: list[str]) -> list[str]:
+    """Each label, numbered `label#2`, `label#3`, ... from its second use, skipping
+    numbers that another entrant's label already is (a bot may be named "random#2")."""
+    taken, names = set(labels), []
+    used: set[str] = set()
+    for label in labels:
+        name, k = label, 1
+        while name in used or (name != label and name in taken):
+            k += 1
+            name = f"{label}#{k}"
+        used.add(name)
+        names.append(name)
+    return names
 
 
 def _act(group: _Group, state: State, idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -21,12 +21,16 @@ from .core.constants import (
     KANALOA,
     KANALOA_BITS,
     MIN_ROUTE_CARDS,
+    NUM_CARD_TYPES,
     NUM_KANALOA,
     NUM_OCTOPUS,
+    NUM_SUITS,
     NUM_TIKI,
     OCTOPUS,
     OCTOPUS_BITS,
     TIKI_BITS,
+    TRICKS_PER_ROUND,
+    Pending,
     Phase,
 )
 from .core.setup import init
@@ -44,7 +48,8 @@ class InvariantError(AssertionError):
 def check_invariants(state: State) -> None:
     """Check every game of a batch; raise `InvariantError` on the first broken rule.
 
-    Checked: cards are conserved and no card is in two places (R1.2, R3.1); hand
+    Checked: every array holds values in its range (first, so that a corrupt index
+    is reported, not met as an IndexError by the checks below); cards are conserved and no card is in two places (R1.2, R3.1); hand
     sizes match the tricks played; the cached bit sets agree with the arrays they
     summarise (`played` with the history, `present_slots` with `present`); at most
     one boat per field except boats that never left the start field (R2.3);
@@ -61,6 +66,10 @@ def check_invariants(state: State) -> None:
         games = np.flatnonzero(bad)
         if games.size:
             raise InvariantError(f"{what}: games {games[:10].tolist()}")
+
+    for name, lo, hi in _ranges(cfg):
+        values = getattr(state, name).reshape(B, -1)
+        fail(((values < lo) | (values > hi)).any(axis=1), f"{name} outside {lo}..{hi}")
 
     hands = state.hands
     overlap = hands[:, :, None] & hands[:, None, :]
@@ -145,6 +154,30 @@ def check_invariants(state: State) -> None:
     fail(fresh.any(axis=1) == done, "mask must be non-empty exactly when the game is not over")
 
 
+def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
+    """(array, lowest, highest) for every array whose values index something."""
+    P = cfg.num_players
+    return (
+        ("phase", min(Phase), max(Phase)),
+        ("pending", min(Pending), max(Pending)),
+        ("current_player", -1, P - 1),  # -1: the game is over
+        ("starting_player", 0, P - 1),
+        ("leader", 0, P - 1),
+        ("winner", -1, P - 1),
+        ("round", 1, cfg.max_rounds),
+        ("trick_number", 0, TRICKS_PER_ROUND),
+        ("num_played", 0, HAND_SIZE * P),
+        ("history", -1, NUM_CARD_TYPES - 1),  # -1: no card yet
+        ("lead_suit", -1, NUM_SUITS - 1),  # -1: no suit to follow yet
+        ("trump", 0, NUM_SUITS - 1),
+        ("tricks_won", 0, TRICKS_PER_ROUND),
+        ("announced", -1, 1),  # undecided, no, yes (R3.2)
+        ("voids", 0, (1 << NUM_SUITS) - 1),
+        ("route", 0, len(cfg.deck.color) - 1),  # deck field codes
+        ("boat_field", 0, cfg.route_fields - 1),
+    )
+
+
 @dataclass
 class PlaythroughStats:
     """What `random_playthrough` saw: games, decisions, ends, rounds."""
@@ -169,8 +202,19 @@ def random_playthrough(
     Besides `check_invariants`, each step checks that progress never decreases
     except by an ocean-card removal, that finished games stay unchanged, and that
     rewards appear only at the end (R10). Raises `InvariantError` on a violation or
-    when a game neither ends nor truncates within `max_steps` decisions.
+    when a game neither ends nor truncates within `max_steps` decisions;
+    `TypeError`/`ValueError` when `num_games`, `max_steps` or `check_every` is not an
+    int >= 1.
     """
+    for name, value in (
+        ("num_games", num_games),
+        ("max_steps", max_steps),
+        ("check_every", check_every),
+    ):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int >= 1, got {value!r}")
+        if value < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {value}")
     state = init(config, num_games, seed)
     rng = np.random.default_rng(seed)
     decisions = 0

@@ -158,6 +158,18 @@ def test_recorded_games_replay_to_the_same_end() -> None:
         assert start.key[0] == init(result.config, 1, 4, first_game=int(result.deal[i])).key[0]
     with pytest.raises(ValueError, match="record_games"):
         run_tournament(["random"] * 3, 3, 3).replay(0)
+    for i in (-1, result.num_games):  # as game_info: no silent wrap-around
+        with pytest.raises(IndexError, match=f"0..{result.num_games - 1}, got {i}"):
+            result.replay(i)
+
+
+def test_entrant_names_are_unique_even_against_a_bot_named_like_a_copy() -> None:
+    class Named(RandomBot):
+        name = "random#2"
+
+    result = run_tournament(["random", "random", Named()], 3, 3, seed=0)
+    assert result.entrants == ["random", "random#3", "random#2"]
+    assert sorted(result.to_dict()["seat_games"]) == sorted(result.entrants)
 
 
 def test_recorded_games_save_as_kanaloa_records(tmp_path: Path) -> None:

@@ -357,6 +357,10 @@ def test_make_bot_errors(tmp_path) -> None:
         make_bot(str(bad))
     with pytest.raises(TypeError, match="bot spec"):
         make_bot(42)  # type: ignore[arg-type]
+    with pytest.raises(
+        TypeError, match=r"the class HeuristicBot: pass an instance, HeuristicBot\(\)"
+    ):
+        make_bot(HeuristicBot)  # type: ignore[arg-type]
 
 
 def test_needs_observations() -> None:

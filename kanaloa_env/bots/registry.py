@@ -26,8 +26,8 @@ MODEL_SUFFIX = ".zip"
 
 
 def is_bot(obj: object) -> bool:
-    """Whether `obj` follows the bot protocol (has a callable `act`)."""
-    return callable(getattr(obj, "act", None))
+    """Whether `obj` follows the bot protocol: an object (not a class) with a callable `act`."""
+    return not isinstance(obj, type) and callable(getattr(obj, "act", None))
 
 
 def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
@@ -45,10 +45,16 @@ def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
     Raises:
         ValueError: an unknown name (the message lists the known names), a model
             file that does not exist, cannot be read or cannot be loaded.
-        TypeError: `spec` is neither a string, a path nor a bot.
+        TypeError: `spec` is neither a string, a path nor a bot (a bot class
+            rather than an instance included).
     """
     if is_bot(spec):
         return spec  # type: ignore[return-value]
+    if isinstance(spec, type) and callable(getattr(spec, "act", None)):
+        raise TypeError(
+            f"a bot spec must be a bot object, got the class {spec.__name__}: "
+            f"pass an instance, {spec.__name__}()"
+        )
     if not isinstance(spec, (str, os.PathLike)):
         raise TypeError(
             f"a bot spec must be a name {list(BOT_NAMES)}, a model path or a bot object "

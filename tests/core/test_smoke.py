@@ -70,3 +70,44 @@ def test_invariant_checker_catches_a_stale_present_slots_cache() -> None:
     with pytest.raises(InvariantError, match="present_slots.*games \\[5\\]"):
         check_invariants(stale)
     assert np.array_equal(state.present_slots, np.full(8, 2**11 - 1))
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "value"),
+    [
+        ("boat_field", (1, 0), 99),
+        ("history", (1, 0), 99),
+        ("lead_suit", 1, 7),
+        ("trump", 1, 9),
+        ("leader", 1, 9),
+        ("phase", 1, 17),
+        ("route", (1, 0), 40),
+        ("announced", (1, 2), 5),
+        ("round", 1, -3),
+    ],
+)
+def test_invariant_checker_names_values_out_of_range(name: str, index: object, value: int) -> None:
+    # A corrupt index is reported as such, not met as an IndexError by later checks.
+    import numpy as np
+
+    from kanaloa_env.bots import sample_legal
+    from kanaloa_env.core import init, step
+    from kanaloa_env.testing import InvariantError, check_invariants
+
+    state = init(Config(num_players=4), 3, seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        state = step(state, sample_legal(state.legal, rng))
+    check_invariants(state)
+    bad = state.copy()
+    getattr(bad, name)[index] = value
+    with pytest.raises(InvariantError, match=rf"^{name} outside .*games \[1\]"):
+        check_invariants(bad)
+
+
+@pytest.mark.parametrize("arg", ["num_games", "max_steps", "check_every"])
+def test_random_playthrough_rejects_counts_below_one(arg: str) -> None:
+    with pytest.raises(ValueError, match=rf"{arg} must be an int >= 1, got 0"):
+        random_playthrough(Config(num_players=3), **{"num_games": 2, arg: 0})
+    with pytest.raises(TypeError, match=arg):
+        random_playthrough(Config(num_players=3), **{"num_games": 2, arg: 1.5})
