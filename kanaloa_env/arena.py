@@ -277,12 +277,16 @@ class TournamentResult:
             "games_per_second": self.games_per_second,
         }
 
-    def write(self, out_dir: str | os.PathLike[str]) -> dict[str, str]:
-        """Write results.json, results.csv (the table), games.csv and ratings.png to `out_dir`.
+    def write(self, out_dir: str | os.PathLike[str], records: bool = False) -> dict[str, str]:
+        """Write results.json, results.csv (the table), games.csv and ratings.png to
+        `out_dir`; with `records`, also every game as records in games.jsonl
+        (`save_records`, needs `record_games=True`). results.json lists the files.
 
         Returns:
             The paths written, by kind.
         """
+        if records and self.actions is None:
+            raise ValueError("records need the actions: run the tournament with record_games=True")
         os.makedirs(out_dir, exist_ok=True)
         paths = {
             "json": os.path.join(out_dir, "results.json"),
@@ -290,6 +294,9 @@ class TournamentResult:
             "games": os.path.join(out_dir, "games.csv"),
             "plot": os.path.join(out_dir, "ratings.png"),
         }
+        if records:
+            paths["records"] = os.path.join(out_dir, "games.jsonl")
+            self.save_records(paths["records"])
         data = self.to_dict()
         data["files"] = {k: os.path.basename(v) for k, v in paths.items()}
         with open(paths["json"], "w", encoding="utf-8") as f:
@@ -333,7 +340,7 @@ class TournamentResult:
         with open(paths["games"], "w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)
             w.writerow(
-                ["game", "seed", "deal", "winner", "rounds", "decisions"]
+                ["game", "seed", "deal", "winner_seat", "winner", "rounds", "decisions"]
                 + [f"seat{s}" for s in range(P)]
                 + [f"progress{s}" for s in range(P)]
                 + [f"rank{s}" for s in range(P)]
@@ -341,7 +348,9 @@ class TournamentResult:
             for g in range(self.num_games):
                 win = int(self.winner[g])
                 w.writerow(
-                    [g, self.seed, int(self.deal[g]), "" if win < 0 else win]
+                    [g, self.seed, int(self.deal[g])]
+                    # as game_info: the winning seat and the entrant sitting there
+                    + (["", ""] if win < 0 else [win, self.entrants[self.seating[g, win]]])
                     + [int(self.rounds[g]), int(self.decisions[g])]
                     + [self.entrants[e] for e in self.seating[g]]
                     + self.progress[g].tolist()
@@ -898,10 +907,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         # Files first: the results are kept even if stdout is closed early (a pipe to head).
-        paths = result.write(args.out)
-        if args.record:
-            paths["records"] = os.path.join(args.out, "games.jsonl")
-            result.save_records(paths["records"])
+        paths = result.write(args.out, records=args.record)
     except OSError as exc:
         print(f"{parser.prog}: error: cannot write results to {args.out!r}: {exc}", file=sys.stderr)
         return 2

@@ -258,8 +258,9 @@ def test_cli_writes_files_consistent_with_the_printed_table(
     assert len(games) == 48
     wins = {r["bot"]: 0 for r in csv_rows}
     for g in games:
-        if g["winner"]:
-            wins[g[f"seat{g['winner']}"]] += 1
+        if g["winner_seat"]:
+            assert g["winner"] == g[f"seat{g['winner_seat']}"]
+            wins[g["winner"]] += 1
     assert wins == {r["bot"]: int(r["wins"]) for r in csv_rows}
     with Image.open(out / "ratings.png") as img:
         assert img.format == "PNG" and img.size[0] > 100 and img.size[1] > 100
@@ -323,6 +324,6 @@ def test_cli_runs_and_records(tmp_path: Path) -> None:
     lines = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
     headers = [json.loads(x) for x in lines if '"format"' in x]
     assert len(headers) == 9 and all(h["seed"] == 1 for h in headers)
-    assert not math.isnan(
-        json.loads((tmp_path / "out" / "results.json").read_text())["games_per_second"]
-    )
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert not math.isnan(data["games_per_second"])
+    assert set(data["files"].values()) == names  # the records are listed too
