@@ -20,6 +20,8 @@ output is a terminal (`--color` overrides; `NO_COLOR` is honoured).
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -57,6 +59,9 @@ _SPECIAL_FG = "\x1b[95m"
 _BOLD = "\x1b[1m"
 _QUIT = ("q", "quit", "exit")
 _HELP = ("h", "help", "?")
+# ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "１" or "٣"
+# (which int() reads as 1 and 3), none of which a move number should be.
+_NUMBER = re.compile(r"[0-9]+")
 
 
 class HumanQuit(Exception):
@@ -133,7 +138,7 @@ def parse_move(text: str, state: State) -> int:
         raise HumanQuit
     if not word:
         raise ValueError(f"nothing typed: {choose}, a card name, h for help or q to quit")
-    if word.isdigit():
+    if _NUMBER.fullmatch(word):
         k = int(word)
         if not 1 <= k <= n:
             raise ValueError(f"there is no move {k}: {choose}")
@@ -147,7 +152,7 @@ def parse_move(text: str, state: State) -> int:
         return DOLPHIN_TAKE
     if phase == Phase.DOLPHIN and word in ("n", "no", "decline"):
         return DOLPHIN_DECLINE
-    if word.startswith("#") and word[1:].isdigit():
+    if word.startswith("#") and _NUMBER.fullmatch(word[1:]):
         if phase not in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
             raise ValueError(f"no ocean card is to be removed now: {choose}")
         cid = int(word[1:])
@@ -375,8 +380,28 @@ def _build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _unwritable(path: str) -> str | None:
+    """Why a record cannot be saved at `path`, or None if it looks writable.
+
+    Checked before the game starts: the record is written only at its end (or on
+    `q`), and a game lost to a typo in the path is worse than an early error.
+    """
+    if os.path.isdir(path):
+        return "is a directory; name a file"
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        return f"directory {folder!r} does not exist"
+    # An existing file is overwritten in place; a new one needs a writable directory.
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        return "is not writable"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status (0 also when the human quits)."""
+    """The command line; returns the exit status (0 also when the human quits).
+
+    Bad options, `--record` in a missing directory included, exit 2 before the game.
+    """
     ap = _build_parser()
     args = ap.parse_args(argv)
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
@@ -390,6 +415,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.seed is not None and not 0 <= args.seed < 2**64:
         ap.error("--seed must be in 0..2**64-1")
+    if args.record:
+        problem = _unwritable(args.record)
+        if problem:
+            ap.error(f"--record {args.record}: {problem}")
     from .bots import make_bot
 
     specs = args.bots * (args.players - 1) if len(args.bots) == 1 else args.bots

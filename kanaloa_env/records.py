@@ -37,7 +37,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -55,6 +55,7 @@ from .core.constants import (
 )
 from .core.rng import check_seed
 from .core.route import slot_ahead
+from .core.setup import MAX_GAME
 from .core.state import State
 
 __all__ = [
@@ -116,8 +117,10 @@ class GameRecord:
         num_players: 3..5.
         config: config overrides (`Config.overrides()`, JSON-compatible).
         seed: the stream seed when the game starts fresh, else None.
-        game: the game's index in the stream `seed` (0 = `init(cfg, 1, seed)`).
-        scenario: the start position when the game does not start fresh, else None.
+        game: the game's index in the stream `seed` (0 = `init(cfg, 1, seed)`),
+            0..2**64-1.
+        scenario: the start position (a scenario dict) when the game does not start
+            fresh, else None.
         decisions: the decisions in order; `decisions[n].step == n`.
         meta: free-form JSON-compatible information (players, bots, date, ...).
         result: filled when the game is over: steps, winner, end flags, rewards.
@@ -133,14 +136,27 @@ class GameRecord:
     result: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        """Check the start fields.
+
+        Raises:
+            ValueError: not exactly one of `seed` and `scenario`, a seed outside
+                0..2**64-1, or `game` outside 0..2**64-1.
+            TypeError: `seed` or `game` is not an int, or `scenario` is not a dict.
+        """
         if (self.seed is None) == (self.scenario is None):
             raise ValueError("a GameRecord starts from exactly one of 'seed' and 'scenario'")
+        if self.scenario is not None and not isinstance(self.scenario, dict):
+            raise TypeError(
+                "GameRecord.scenario must be a scenario dict (SCENARIO.md), "
+                f"got {type(self.scenario).__name__}"
+            )
         if self.seed is not None:
             self.seed = check_seed(self.seed)
         if isinstance(self.game, bool) or not isinstance(self.game, (int, np.integer)):
-            raise TypeError(f"GameRecord.game must be an int >= 0, got {self.game!r}")
-        if self.game < 0:
-            raise ValueError(f"GameRecord.game must be an int >= 0, got {self.game}")
+            raise TypeError(f"GameRecord.game must be an int in 0..2**64-1, got {self.game!r}")
+        # Game indices are uint64 (`init`'s first_game): a larger one cannot be dealt.
+        if not 0 <= self.game <= MAX_GAME:
+            raise ValueError(f"GameRecord.game must be an int in 0..2**64-1, got {self.game}")
         self.game = int(self.game)
 
     @property
@@ -194,7 +210,14 @@ class GameRecord:
 
     @classmethod
     def from_header(cls, head: dict[str, Any], where: str = "header") -> GameRecord:
-        """A record without decisions from a header dict; `ValueError` naming the bad key."""
+        """A record without decisions from a header dict.
+
+        A scenario start is built once here, so that a bad one is reported with the
+        header's line rather than later, when the game is replayed.
+
+        Raises:
+            ValueError: prefixed with `where`, naming the bad or missing key.
+        """
         if not isinstance(head, dict) or head.get("format") != FORMAT:
             raise ValueError(f"{where}: not a {FORMAT} header (key 'format' must be {FORMAT!r})")
         if head.get("version") != FORMAT_VERSION:
@@ -219,8 +242,13 @@ class GameRecord:
             rec.make_config()
         except (TypeError, ValueError) as e:
             raise ValueError(f"{where}: {e}") from None
-        if rec.scenario is not None and rec.scenario.get("num_players") != rec.num_players:
-            raise ValueError(f"{where}: 'num_players' differs from the scenario's")
+        if rec.scenario is not None:
+            try:
+                from_scenario(rec.scenario)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"{where}: bad 'scenario': {e}") from None
+            if rec.scenario.get("num_players") != rec.num_players:
+                raise ValueError(f"{where}: 'num_players' differs from the scenario's")
         return rec
 
 
@@ -452,7 +480,7 @@ def write_records(
     Args:
         path: the JSON-lines file to write.
         config: the config of every game.
-        seeds: one seed per game; or one int: then the games are games 0..n-1 of
+        seeds: one seed per game (0..2**64-1); or one int: then the games are games 0..n-1 of
             `init(config, n, seeds)` (a batch), unless `games` says otherwise.
         actions_per_game: per game, its actions in order (ints; a numpy row works).
         games: per game, its index in its seed's stream (`init(..., first_game=)`);
@@ -465,15 +493,19 @@ def write_records(
 
     Raises:
         ReplayError: a game's actions do not replay (names the step).
-        ValueError: the lengths of `seeds`, `games`, `meta` and `actions_per_game` differ.
+        TypeError: a seed, game index or action is not an int (bools and floats
+            included; names the game and the value), or `seeds` is neither an int
+            nor a sequence of ints.
+        ValueError: the lengths of `seeds`, `games`, `meta` and `actions_per_game`
+            differ, or a seed or game index is out of range (0..2**64-1).
     """
     n = len(actions_per_game)
-    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+    if _is_int(seeds):
         seed_list = [int(seeds)] * n
-        game_list = list(range(n)) if games is None else [int(g) for g in games]
+        game_list = list(range(n)) if games is None else _int_list(games, "games")
     else:
-        seed_list = [int(s) for s in seeds]  # type: ignore[union-attr]
-        game_list = [0] * n if games is None else [int(g) for g in games]
+        seed_list = _int_list(seeds, "seeds", "an int or a sequence of ints")
+        game_list = [0] * n if games is None else _int_list(games, "games")
     if len(seed_list) != n or len(game_list) != n:
         raise ValueError(
             f"write_records: {n} games of actions but {len(seed_list)} seeds and "
@@ -486,9 +518,18 @@ def write_records(
     for g, (seed, idx, actions, m) in enumerate(
         zip(seed_list, game_list, actions_per_game, metas, strict=True)
     ):
-        rec = GameRecord(config.num_players, config.overrides(), seed=seed, game=idx, meta=m)
+        try:
+            rec = GameRecord(config.num_players, config.overrides(), seed=seed, game=idx, meta=m)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"write_records: game {g}: {e}") from None
         state = rec.start_state()
-        for a in actions:
+        for k, a in enumerate(actions):
+            # As in `Recorder.step`: int(2.7) would quietly record another game.
+            if not _is_int(a):
+                raise TypeError(
+                    f"write_records: game {g}: action {k} must be an int in "
+                    f"0..{NUM_ACTIONS - 1}, got {a!r}"
+                )
             a = int(a)
             if state.terminated[0] or state.truncated[0]:
                 raise ReplayError(len(rec.decisions), f"game {g}: actions go on after the end")
@@ -502,6 +543,33 @@ def write_records(
         records.append(rec)
     save_records(path, records, append=append)
     return records
+
+
+def _is_int(x: object) -> TypeGuard[int | np.integer]:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _int_list(values: object, what: str, allowed: str = "a sequence of ints") -> list[int]:
+    """`values` (a sequence or 1-d array of ints) as a list of ints.
+
+    Raises:
+        TypeError: `values` is a string, not a sequence or not 1-d, or an element is
+            not an int (naming `what`, the index and the element).
+    """
+    # A str is a sequence too: "12" must not pass as the seeds 1 and 2.
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, (Sequence, np.ndarray))
+        or (isinstance(values, np.ndarray) and values.ndim != 1)
+    ):
+        raise TypeError(f"write_records: {what} must be {allowed}, got {values!r}")
+    out = []
+    for k, v in enumerate(values):
+        if not _is_int(v):
+            raise TypeError(f"write_records: {what}[{k}] must be an int, got {v!r}")
+        out.append(int(v))
+    return out
 
 
 # ---- bots and readable accounts ---------------------------------------------------------

@@ -7,9 +7,12 @@ python -m kanaloa_env.replay games.jsonl --game 3 --gif game3.gif     # an anima
 python -m kanaloa_env.replay game.jsonl --png-dir frames/             # one PNG per position
 ```
 
-The record format is described in `kanaloa_env.records`. A record that does not
-replay (an illegal action, another player to act than recorded) stops with an error
-naming the step, and the exit status is 1; an unreadable file gives status 2.
+The record format is described in `kanaloa_env.records`. Exit status: 0 when the
+record replays; 1 when it does not (an illegal action, another player to act than
+recorded: the error names the step); 2 for a bad command line or an unreadable or
+malformed file, checked before anything is replayed (the output options too: the
+`--gif` file's directory must exist); 3 when a picture cannot be written all the
+same (e.g. the disk is full). Errors go to stderr, never as a traceback.
 """
 
 from __future__ import annotations
@@ -19,10 +22,59 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .core.state import State
 from .records import ReplayError, describe_step, load_records, replay
+from .render import SCALE_RANGE
 from .render.text import add_color_option, color_from_option, render_text
 
 __all__ = ["main"]
+
+_MIN_SCALE, _MAX_SCALE = SCALE_RANGE  # as `render.image.save_gif`; PNGs get the same
+
+
+def _scale(text: str) -> float:
+    """--scale: a number in 0.1..2.0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not _MIN_SCALE <= value <= _MAX_SCALE:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be in {_MIN_SCALE}..{_MAX_SCALE}, got {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    """--frame-ms, --every: an int >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an int >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an int >= 1, got {value}")
+    return value
+
+
+def _gif_path(text: str) -> str:
+    """--gif: a .gif file in an existing directory (checked now, not after the replay)."""
+    if not text.lower().endswith(".gif"):
+        raise argparse.ArgumentTypeError(f"the file name must end in .gif, got {text!r}")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory; name a .gif file")
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"directory {folder!r} does not exist")
+    return text
+
+
+def _png_dir(text: str) -> str:
+    """--png-dir: a directory, or a path where one can be made (not under a file)."""
+    # The nearest existing path up the tree must be a directory for makedirs to work.
+    path = os.path.abspath(text)
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    if not os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{path!r} exists and is not a directory")
+    return text
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -40,14 +92,29 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--brief", action="store_true", help="print what happened, without the tables")
     add_color_option(ap)
-    ap.add_argument("--gif", metavar="OUT", help="write an animated GIF of the game here")
-    ap.add_argument("--png-dir", metavar="DIR", help="write one PNG per position into DIR")
     ap.add_argument(
-        "--frame-ms", type=int, default=700, help="GIF: milliseconds per frame (default 700)"
+        "--gif", metavar="OUT", type=_gif_path, help="write an animated GIF of the game here"
     )
-    ap.add_argument("--scale", type=float, default=1.0, help="GIF/PNG: size factor (default 1)")
     ap.add_argument(
-        "--every", type=int, default=1, help="GIF/PNG: every N-th position (the last always)"
+        "--png-dir", metavar="DIR", type=_png_dir, help="write one PNG per position into DIR"
+    )
+    ap.add_argument(
+        "--frame-ms",
+        type=_positive_int,
+        default=700,
+        help="GIF: milliseconds per frame, >= 1 (default 700)",
+    )
+    ap.add_argument(
+        "--scale",
+        type=_scale,
+        default=1.0,
+        help=f"GIF/PNG: size factor, {_MIN_SCALE}..{_MAX_SCALE} (default 1)",
+    )
+    ap.add_argument(
+        "--every",
+        type=_positive_int,
+        default=1,
+        help="GIF/PNG: every N-th position (the last always)",
     )
     return ap
 
@@ -77,15 +144,20 @@ def _main(argv: Sequence[str] | None) -> int:
     P = rec.num_players
     if args.seat is not None and not 0 <= args.seat < P:
         ap.error(f"--seat must be in 0..{P - 1}")
-    if args.every < 1:
-        ap.error("--every must be >= 1")
     color = color_from_option(args.color)
     render = bool(args.gif or args.png_dir)
     names = [f"player_{p}" for p in range(P)]
     players = rec.meta.get("players") if isinstance(rec.meta, dict) else None
     if isinstance(players, list) and len(players) == P:
         names = [f"player_{p} ({players[p]})" for p in range(P)]
-    start = rec.start_state()
+    try:
+        start = rec.start_state()
+    except (TypeError, ValueError) as e:  # `load_records` checks starts; a GameRecord may not
+        print(
+            f"cannot read {args.file}: game {args.game}: cannot build the start position: {e}",
+            file=sys.stderr,
+        )
+        return 2
     states = [start]
     quiet = render  # rendering only: no step-by-step text
     start_desc = f"seed {rec.seed}, game {rec.game}" if rec.seed is not None else "a scenario"
@@ -111,27 +183,38 @@ def _main(argv: Sequence[str] | None) -> int:
     if not quiet and not (last.terminated[0] or last.truncated[0]):
         print(f"\nThe record ends after {len(rec.decisions)} steps; the game is not over.")
     if render:
-        from .render.image import render_image, save_gif
-
-        keep = list(range(0, len(states), args.every))
-        if keep[-1] != len(states) - 1:
-            keep.append(len(states) - 1)
-
-        if args.png_dir:
-            os.makedirs(args.png_dir, exist_ok=True)
-            for k in keep:
-                img = render_image(states[k], 0, args.seat)
-                if args.scale != 1.0:
-                    img = img.resize(
-                        (round(img.width * args.scale), round(img.height * args.scale))
-                    )
-                img.save(os.path.join(args.png_dir, f"step_{k:04d}.png"))
-            print(f"wrote {len(keep)} PNGs to {args.png_dir}")
-        if args.gif:
-            frames = [states[k] for k in keep]
-            n = save_gif(frames, args.gif, 0, args.seat, frame_ms=args.frame_ms, scale=args.scale)
-            print(f"wrote {args.gif} ({n} frames)")
+        try:
+            _write_pictures(args, states)
+        except OSError as e:  # the options were checked up front: a full disk, a race
+            print(f"cannot write the pictures: {e}", file=sys.stderr)
+            return 3
     return 0
+
+
+def _write_pictures(args: argparse.Namespace, states: list[State]) -> None:
+    """Write the --png-dir frames and the --gif animation.
+
+    Raises:
+        OSError: a file or the directory cannot be written.
+    """
+    from .render.image import render_image, save_gif
+
+    keep = list(range(0, len(states), args.every))
+    if keep[-1] != len(states) - 1:
+        keep.append(len(states) - 1)
+
+    if args.png_dir:
+        os.makedirs(args.png_dir, exist_ok=True)
+        for k in keep:
+            img = render_image(states[k], 0, args.seat)
+            if args.scale != 1.0:
+                img = img.resize((round(img.width * args.scale), round(img.height * args.scale)))
+            img.save(os.path.join(args.png_dir, f"step_{k:04d}.png"))
+        print(f"wrote {len(keep)} PNGs to {args.png_dir}")
+    if args.gif:
+        frames = [states[k] for k in keep]
+        n = save_gif(frames, args.gif, 0, args.seat, frame_ms=args.frame_ms, scale=args.scale)
+        print(f"wrote {args.gif} ({n} frames)")
 
 
 if __name__ == "__main__":

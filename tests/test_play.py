@@ -110,12 +110,16 @@ def test_end_of_input_quits_cleanly_and_saves_the_partial_record(tmp_path: Path)
         (["--players", "3", "--seat", "3"], "--seat must be in 0..2"),
         (["--players", "4", "--bots", "random", "random"], "--bots takes one bot"),
         (["--bots", "nonsense"], "unknown bot 'nonsense'"),
+        # Checked before the game, which would otherwise be lost when saving fails.
+        (["--record", "no_such_dir/game.jsonl"], "directory 'no_such_dir' does not exist"),
+        (["--record", "tests"], "--record tests: is a directory; name a file"),
     ],
 )
 def test_bad_command_lines_exit_2_with_a_message(args: list[str], message: str) -> None:
     proc = run_play(args, "")
     assert proc.returncode == 2
     assert message in proc.stderr
+    assert "Traceback" not in proc.stderr and "Kanaloa:" not in proc.stdout  # no game started
 
 
 def test_color_always_paints_the_table() -> None:
@@ -145,6 +149,14 @@ def test_parse_move_follows_suit_and_names_the_reason() -> None:
         parse_move(str(len(moves) + 1), state)
     with pytest.raises(HumanQuit):
         parse_move("Q", state)
+
+
+@pytest.mark.parametrize("text", ["²", "１", "٣", "1²", "#１"])
+def test_parse_move_takes_ascii_digits_only(text: str) -> None:
+    """Other Unicode digits are not move numbers: the usual 'not understood', not int()'s error."""
+    state = from_scenario(json.loads(SCENARIO.read_text()))
+    with pytest.raises(ValueError, match=f"not understood: '{text}'; type a move number 1"):
+        parse_move(text, state)
 
 
 def _first_state(config: Config, phase: Phase, seeds=range(50)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -172,6 +173,12 @@ def test_recorder_rejects_bad_actions_and_records_nothing() -> None:
         ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1}\n'
          f'{{"step": 0, "player": 0, "action": {NUM_ACTIONS}}}\n', "line 2: action must be"),
         ("", "no game records"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "scenario": [1, 2]}\n',
+         "line 1: .*scenario must be a scenario dict"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "scenario": {"num_players": 3}}\n',
+         "line 1: bad 'scenario': scenario key 'route' is missing"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1, "game": 18446744073709551616}\n',
+         r"line 1: .*game must be an int in 0\.\.2\*\*64-1"),
     ],
 )  # fmt: skip
 def test_malformed_files_name_the_line(tmp_path: Path, text: str, match: str) -> None:
@@ -216,6 +223,54 @@ def test_write_records_rejects_bad_input(tmp_path: Path) -> None:
     illegal = int(np.flatnonzero(~state.legal[0])[0])
     with pytest.raises(ReplayError, match="step 0.*illegal"):
         write_records(tmp_path / "x.jsonl", cfg, 1, [[illegal]])
+
+
+def test_write_records_rejects_non_int_actions_seeds_and_games(tmp_path: Path) -> None:
+    """As `Recorder.step` does: int(2.7) == 2 would quietly record another game."""
+    cfg = Config(num_players=3)
+    path = tmp_path / "x.jsonl"
+    legal = int(np.flatnonzero(init(cfg, 1, seed=1).legal[0])[0])
+    with pytest.raises(
+        TypeError, match=rf"game 1: action 0 must be an int in 0\.\.65, got {legal}\.7"
+    ):
+        write_records(path, cfg, [1, 1], [[legal], [legal + 0.7]])
+    with pytest.raises(TypeError, match="game 0: action 0 must be an int.*got True"):
+        write_records(path, cfg, [1], [[True]])
+    with pytest.raises(TypeError, match="game 0: action 0 must be an int.*got np.float64"):
+        write_records(path, cfg, [1], [np.array([legal], dtype=float)])
+    with pytest.raises(TypeError, match="seeds must be an int or a sequence of ints, got '1'"):
+        write_records(path, cfg, "1", [[]])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"seeds\[0\] must be an int, got 1\.0"):
+        write_records(path, cfg, [1.0], [[]])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"seeds\[0\] must be an int, got True"):
+        write_records(path, cfg, [True], [[]])
+    with pytest.raises(TypeError, match=r"games\[0\] must be an int, got 0\.5"):
+        write_records(path, cfg, 1, [[]], games=[0.5])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match=r"game 0: seed must be in 0\.\.2\*\*64-1"):
+        write_records(path, cfg, [2**64], [[]])
+    assert not path.exists()  # nothing written on bad input
+    # numpy integers are ints.
+    recs = write_records(path, cfg, np.array([1]), [np.array([legal], dtype=np.int8)])
+    assert recs[0].actions == [legal]
+
+
+def test_game_index_must_fit_in_uint64() -> None:
+    """Game indices are uint64: past 2**64-1 a clear ValueError, not numpy's OverflowError."""
+    cfg = Config(num_players=3)
+    last = init(cfg, 1, seed=1, first_game=2**64 - 1)
+    assert last.key[0] == init(cfg, 2, seed=1, first_game=2**64 - 2).key[1]
+    with pytest.raises(
+        ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-2 for a batch of 2"
+    ):
+        init(cfg, 2, seed=1, first_game=2**64 - 1)
+    with pytest.raises(ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-1"):
+        Recorder(cfg, 1, game=2**64)
+    with pytest.raises(ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-2"):
+        init(cfg, 2, seed=1, first_game=np.uint64(2**64 - 1))  # numpy used to wrap to 0
+    with pytest.raises(ValueError, match=r"GameRecord.game must be an int in 0\.\.2\*\*64-1"):
+        GameRecord(3, seed=1, game=2**64)
+    with pytest.raises(TypeError, match="GameRecord.scenario must be a scenario dict"):
+        GameRecord(3, scenario=[1, 2])  # type: ignore[arg-type]
 
 
 def test_save_records_several_games_in_one_file(tmp_path: Path) -> None:
@@ -312,3 +367,74 @@ def test_replay_cli_prints_renders_and_reports_divergence(tmp_path: Path) -> Non
     assert diverged.returncode == 1 and "record diverges at step 3" in diverged.stderr
     missing = _replay_cli(str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"scenario": [1, 2]}, "scenario must be a scenario dict"),
+        ({"scenario": {"num_players": 3}}, "bad 'scenario': scenario key 'route' is missing"),
+        ({"seed": 1, "game": 2**64}, r"game must be an int in 0..2\*\*64-1"),
+    ],
+    ids=["scenario-list", "scenario-missing-keys", "game-2**64"],
+)
+def test_replay_cli_reports_a_bad_header_in_one_line(
+    tmp_path: Path, change: dict, match: str
+) -> None:
+    """A bad start is an unreadable file (exit 2, one line naming the line), not a traceback."""
+    head = {"format": "kanaloa-record", "version": FORMAT_VERSION, "num_players": 3, "config": {}}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(head | change) + "\n")
+    proc = _replay_cli(str(path), "--brief")
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert re.search(rf"cannot read .*bad\.jsonl line 1: .*{match}", proc.stderr)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--gif", "o.gif", "--scale", "0"], "argument --scale: must be in 0.1..2.0, got 0"),
+        (["--png-dir", "pngs", "--scale", "3"], "argument --scale: must be in 0.1..2.0, got 3"),
+        (["--gif", "o.gif", "--scale", "nan"], "argument --scale: must be in 0.1..2.0"),
+        (["--gif", "o.gif", "--frame-ms", "0"], "argument --frame-ms: must be an int >= 1"),
+        (["--gif", "nodir/o.gif"], "argument --gif: directory 'nodir' does not exist"),
+        (["--gif", "o_noext"], "argument --gif: the file name must end in .gif"),
+        (["--gif", "sub.gif"], "argument --gif: 'sub.gif' is a directory"),
+        (["--png-dir", "afile"], "argument --png-dir: '.*afile' exists and is not a directory"),
+        (["--png-dir", "afile/frames"], "argument --png-dir: '.*afile' exists and is not a"),
+        (["--every", "0"], "argument --every: must be an int >= 1"),
+    ],
+)
+def test_replay_cli_checks_output_options_before_replaying(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    """Bad picture options: exit 2 with argparse's message, before the replay, no traceback."""
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=5, max_steps=6)
+    rec.save(tmp_path / "g.jsonl")
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "sub.gif").mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "kanaloa_env.replay", "g.jsonl", *options],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert re.search(message, proc.stderr.strip().splitlines()[-1])
+    assert not list(tmp_path.glob("o*")) and not (tmp_path / "pngs").exists()
+
+
+def test_replay_cli_write_error_is_one_line_with_status_3(tmp_path: Path) -> None:
+    """A picture that cannot be written after all: exit 3 (1 means the record diverges)."""
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=5, max_steps=3)
+    rec.save(tmp_path / "g.jsonl")
+    frames = tmp_path / "frames"
+    (frames / "step_0000.png").mkdir(parents=True)  # a directory where the first PNG goes
+    proc = _replay_cli(str(tmp_path / "g.jsonl"), "--png-dir", str(frames), "--scale", "0.1")
+    assert proc.returncode == 3, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("cannot write the pictures: ")
+    assert len(proc.stderr.strip().splitlines()) == 1

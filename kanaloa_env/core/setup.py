@@ -70,6 +70,15 @@ def _check_batch_size(batch_size: object) -> int:
     return int(batch_size)
 
 
+MAX_GAME = 2**64 - 1
+"""The largest game index in a stream (indices are uint64)."""
+
+
+def _power_form(n: int) -> str:
+    """`n` as `2**64-k` when it is near 2**64 (easier to read than 20 digits)."""
+    return f"2**64-{2**64 - n}" if n > 2**63 else str(n)
+
+
 def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) -> State:
     """A batch of new games at the first decision of round 1.
 
@@ -78,21 +87,34 @@ def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) ->
         batch_size: number of games `B`.
         seed: 0..2**64-1. Game `i` of the batch is game `first_game + i` of the
             stream `seed`, the same whatever the batch size.
-        first_game: index of the batch's first game in the stream.
+        first_game: index of the batch's first game in the stream; game indices
+            are uint64, so `first_game + batch_size - 1 <= 2**64 - 1`.
 
     Returns:
         A new `State` of batch size `B`.
+
+    Raises:
+        TypeError: `config` is not a `Config`, or `batch_size` is not an int.
+        ValueError: `batch_size < 1`, a bad `seed`, or `first_game` not an int in
+            0..2**64-batch_size.
     """
     if not isinstance(config, Config):
         raise TypeError(f"config must be a kanaloa_env.core.Config, got {type(config).__name__}")
     B = _check_batch_size(batch_size)
+    # The batch's game indices must fit in uint64: past that np.arange raises a bare
+    # OverflowError (or, for a numpy first_game, wraps with only a warning).
+    last = MAX_GAME - B + 1
     if (
         isinstance(first_game, bool)
         or not isinstance(first_game, (int, np.integer))
-        or first_game < 0
+        or not 0 <= int(first_game) <= last
     ):
-        raise ValueError(f"first_game must be an int >= 0, got {first_game!r}")
-    keys = game_keys(seed, np.arange(first_game, first_game + B, dtype=np.uint64))
+        raise ValueError(
+            f"first_game must be an int in 0..{_power_form(last)} for a batch of {B}, "
+            f"got {first_game!r}"
+        )
+    first = int(first_game)
+    keys = game_keys(seed, np.arange(first, first + B, dtype=np.uint64))
     return init_from_keys(config, keys)
 
 

@@ -16,10 +16,13 @@ from .text import render_text, terminal_wants_color
 if TYPE_CHECKING:
     from ..core.state import State
 
-__all__ = ["RENDER_MODES", "render_frame", "render_rgb", "render_text"]
+__all__ = ["RENDER_MODES", "SCALE_RANGE", "render_frame", "render_rgb", "render_text"]
 
 # The render modes of the AEC env and the Gymnasium single-agent env.
 RENDER_MODES = ("human", "ansi", "rgb_array")
+# The size factors pictures may be scaled by (`image.save_gif`, the replay CLI's
+# --scale); here, so that checking an option does not load Pillow.
+SCALE_RANGE = (0.1, 2.0)
 
 
 def render_frame(state: State, game: int, mode: str) -> str | np.ndarray | None:

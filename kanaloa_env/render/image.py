@@ -41,6 +41,7 @@ from ..core.constants import (
     Phase,
 )
 from ..core.state import State
+from . import SCALE_RANGE
 
 __all__ = [
     "HEIGHT",
@@ -684,8 +685,9 @@ def save_gif(
     """
     if not states:
         raise ValueError("save_gif needs at least one state")
-    if not 0.1 <= scale <= 2.0:
-        raise ValueError(f"scale must be in 0.1..2.0, got {scale}")
+    lo, hi = SCALE_RANGE
+    if not lo <= scale <= hi:
+        raise ValueError(f"scale must be in {lo}..{hi}, got {scale}")
     size = (round(WIDTH * scale), round(HEIGHT * scale))
     frames = []
     for s in states:
