@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from ._cli import positive_int
 from .bots import make_bot, needs_observations, public_view
 from .bots.base import Bot
 from .bots.registry import bot_label
@@ -796,7 +797,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--games",
-        type=_positive_int,
+        type=positive_int,
         default=1000,
         help="games to play (default 1000); a multiple of --players balances the seats",
     )
@@ -809,7 +810,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--batch-size",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_BATCH_SIZE,
         help=f"games stepped together (default {DEFAULT_BATCH_SIZE})",
     )
@@ -826,7 +827,7 @@ def _parser() -> argparse.ArgumentParser:
         "--dolphin-chain", action="store_true", help="a dolphin bonus move may chain (R6.3)"
     )
     p.add_argument(
-        "--max-rounds", type=_positive_int, default=None, help="truncate after N rounds (R9.4)"
+        "--max-rounds", type=positive_int, default=None, help="truncate after N rounds (R9.4)"
     )
     p.add_argument(
         "--config",
@@ -842,16 +843,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def _cli_config(args: argparse.Namespace) -> dict[str, Any]:

@@ -22,6 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ._cli import positive_int
 from .core.state import State
 from .records import ReplayError, describe_step, load_records, replay
 from .render import SCALE_RANGE
@@ -40,17 +41,6 @@ def _scale(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
     if not _MIN_SCALE <= value <= _MAX_SCALE:  # also rejects nan
         raise argparse.ArgumentTypeError(f"must be in {_MIN_SCALE}..{_MAX_SCALE}, got {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    """--frame-ms, --every: an int >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an int >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an int >= 1, got {value}")
     return value
 
 
@@ -100,7 +90,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--frame-ms",
-        type=_positive_int,
+        type=positive_int,
         default=700,
         help="GIF: milliseconds per frame, >= 1 (default 700)",
     )
@@ -112,7 +102,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--every",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         help="GIF/PNG: every N-th position (the last always)",
     )

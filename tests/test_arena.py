@@ -291,7 +291,7 @@ def test_cli_help(tmp_path: Path) -> None:
         (["--bots", "BAD", "random", "random"], "cannot load model"),
         (["--bots", "random", "random", "random", "--players", "6"], "invalid choice: 6"),
         (["--bots", "random", "random"], "at least --players=3"),
-        (["--bots", "random", "random", "random", "--games", "0"], "positive integer"),
+        (["--bots", "random", "random", "random", "--games", "0"], "must be an int >= 1"),
         (["--bots", "random", "random", "random", "--config", "{oops"], "not valid JSON"),
     ],
 )
