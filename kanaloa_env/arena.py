@@ -33,7 +33,7 @@ get `view = public_view(state, seats)`.
 finishing rank (the winner first, then by progress at the end; ties share the
 mean of their places) and an openskill Plackett-Luce rating updated game by game
 in game order from the finishing order (mu, sigma and ordinal = mu - 3 sigma).
-The table is sorted by ordinal, best first.
+The table is sorted by ordinal, best first (entrants that played no game last).
 
 **Reproducibility and records.** The same arguments give the same results (the
 bots draw from one generator seeded by `seed`; the deals are the core's stream
@@ -660,7 +660,9 @@ def run_tournament(
             raise TypeError(f"{name} must be an int >= {low}, got {value!r}")
         if value < low:
             raise ValueError(f"{name} must be >= {low}, got {value}")
-    if isinstance(bots, (str, os.PathLike)) or len(bots) < P:
+    if not isinstance(bots, (Sequence, np.ndarray)) or isinstance(bots, (str, os.PathLike)):
+        raise TypeError(f"bots must be a list of bot specs, got {type(bots).__name__}")
+    if len(bots) < P:
         raise ValueError(f"need at least {P} bots for {P} seats, got {bots!r}")
     if len(bots) > MAX_ENTRANTS:
         raise ValueError(f"at most {MAX_ENTRANTS} bots per tournament, got {len(bots)}")
@@ -763,7 +765,9 @@ def _stats(
                 seat_games=counts[e].tolist(),
             )
         )
-    rows.sort(key=lambda s: (-s.ordinal, -s.win_rate, s.name))
+    # An entrant that played no game has the prior rating, which would place it above
+    # every entrant whose games lowered theirs: it goes last.
+    rows.sort(key=lambda s: (s.games == 0, -s.ordinal, -s.win_rate, s.name))
     return rows
 
 

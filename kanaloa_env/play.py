@@ -266,6 +266,7 @@ def play_game(
 
     Raises:
         HumanQuit: the human quit (the record, if asked for, is saved first).
+        KeyboardInterrupt: Ctrl-C (the record, if asked for, is saved first).
     """
     out = out or sys.stdout
     P = config.num_players
@@ -312,7 +313,7 @@ def play_game(
             before = state
             after = rec.step(action)
             events += describe_step(before, action, after, names=names)
-    except HumanQuit:
+    except (HumanQuit, KeyboardInterrupt):  # the game so far is kept either way
         if record_path:
             rec.record.save(record_path)
         raise
@@ -436,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except HumanQuit:
         print("\nYou quit the game." + (f" Record saved to {args.record}." if args.record else ""))
     except KeyboardInterrupt:
-        print("\nInterrupted.")
+        print("\nInterrupted." + (f" Record saved to {args.record}." if args.record else ""))
         return 130
     return 0
 

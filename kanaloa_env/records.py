@@ -140,7 +140,8 @@ class GameRecord:
 
         Raises:
             ValueError: not exactly one of `seed` and `scenario`, a seed outside
-                0..2**64-1, or `game` outside 0..2**64-1.
+                0..2**64-1, `game` outside 0..2**64-1, or a scenario for another
+                number of players.
             TypeError: `seed` or `game` is not an int, or `scenario` is not a dict.
         """
         if (self.seed is None) == (self.scenario is None):
@@ -149,6 +150,11 @@ class GameRecord:
             raise TypeError(
                 "GameRecord.scenario must be a scenario dict (SCENARIO.md), "
                 f"got {type(self.scenario).__name__}"
+            )
+        if self.scenario is not None and self.scenario.get("num_players") != self.num_players:
+            raise ValueError(
+                f"GameRecord.num_players is {self.num_players} but the scenario's is "
+                f"{self.scenario.get('num_players')!r}"
             )
         if self.seed is not None:
             self.seed = check_seed(self.seed)
@@ -247,8 +253,6 @@ class GameRecord:
                 from_scenario(rec.scenario)
             except (TypeError, ValueError) as e:
                 raise ValueError(f"{where}: bad 'scenario': {e}") from None
-            if rec.scenario.get("num_players") != rec.num_players:
-                raise ValueError(f"{where}: 'num_players' differs from the scenario's")
         return rec
 
 
@@ -313,10 +317,16 @@ def load_record(path: str | os.PathLike[str], game: int = 0) -> GameRecord:
 def save_records(
     path: str | os.PathLike[str], records: Iterable[GameRecord], append: bool = False
 ) -> None:
-    """Write games to one JSON-lines file (`append=True` adds to an existing file)."""
+    """Write games to one JSON-lines file (`append=True` adds to an existing file).
+
+    Raises:
+        TypeError: a record holds something JSON cannot write (e.g. a numpy number
+            in `meta`); the file is then left as it was.
+    """
+    # Serialised first: a failure must not leave the file truncated or half written.
+    text = "".join(rec.to_jsonl() for rec in records)
     with open(path, "a" if append else "w", encoding="utf-8") as f:
-        for rec in records:
-            f.write(rec.to_jsonl())
+        f.write(text)
 
 
 def _result(state: State) -> dict[str, Any] | None:

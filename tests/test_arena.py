@@ -163,6 +163,14 @@ def test_recorded_games_replay_to_the_same_end() -> None:
             result.replay(i)
 
 
+def test_entrants_without_games_are_listed_last() -> None:
+    # 5 entrants, 3 seats, 3 games: two entrants never play and keep the prior rating,
+    # which is above that of entrants who lost.
+    result = run_tournament(["random"] * 5, 3, 3, seed=0)
+    games = [s.games for s in result.stats]
+    assert games.count(0) == 2 and games[-2:] == [0, 0]
+
+
 def test_entrant_names_are_unique_even_against_a_bot_named_like_a_copy() -> None:
     class Named(RandomBot):
         name = "random#2"
@@ -193,6 +201,8 @@ def test_recorded_games_save_as_kanaloa_records(tmp_path: Path) -> None:
     [
         ({"bots": ["random"] * 4, "num_players": 6}, ValueError, "3..5"),
         ({"bots": ["random"] * 2, "num_players": 3}, ValueError, "at least 3 bots"),
+        ({"bots": None, "num_players": 3}, TypeError, "bots must be a list of bot specs"),
+        ({"bots": "random", "num_players": 3}, TypeError, "bots must be a list of bot specs"),
         ({"bots": ["random", "nobody", "random"], "num_players": 3}, ValueError, "unknown bot"),
         ({"bots": ["random"] * 3, "num_players": 3, "num_games": 0}, ValueError, "num_games"),
         ({"bots": ["random"] * 3, "num_players": 3, "seed": -1}, ValueError, "seed"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from kanaloa_env.core.constants import (
     Phase,
     card_from_name,
 )
-from kanaloa_env.play import HumanQuit, legal_moves, parse_move
+from kanaloa_env.play import HumanQuit, legal_moves, parse_move, play_game
 from kanaloa_env.records import (
     load_record,
     ocean_card_ahead,
@@ -101,6 +102,26 @@ def test_end_of_input_quits_cleanly_and_saves_the_partial_record(tmp_path: Path)
     rec = load_record(record)
     assert rec.result is None and len(rec.decisions) >= 2
     replay_states(rec)  # a partial game replays too
+
+
+def test_ctrl_c_saves_the_partial_record(tmp_path: Path) -> None:
+    lines = iter(["1", "1"])
+
+    def typed(prompt: str) -> str:
+        line = next(lines, None)
+        if line is None:
+            raise KeyboardInterrupt  # as input() does on Ctrl-C
+        return line
+
+    record = tmp_path / "interrupted.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        play_game(
+            Config(num_players=3), 0, [RandomBot(), RandomBot()], seed=2,
+            input_fn=typed, out=io.StringIO(), record_path=str(record),
+        )  # fmt: skip
+    rec = load_record(record)
+    assert rec.result is None and len(rec.decisions) >= 2
+    replay_states(rec)
 
 
 @pytest.mark.parametrize(

@@ -177,6 +177,8 @@ def test_recorder_rejects_bad_actions_and_records_nothing() -> None:
          "line 1: .*scenario must be a scenario dict"),
         ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "scenario": {"num_players": 3}}\n',
          "line 1: bad 'scenario': scenario key 'route' is missing"),
+        ('{"format": "kanaloa-record", "version": 1, "num_players": 4, "config": {}, "scenario": {"num_players": 3}}\n',
+         "line 1: GameRecord.num_players is 4 but the scenario's is 3"),
         ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1, "game": 18446744073709551616}\n',
          r"line 1: .*game must be an int in 0\.\.2\*\*64-1"),
     ],
@@ -281,6 +283,12 @@ def test_save_records_several_games_in_one_file(tmp_path: Path) -> None:
     assert load_record(path, 1).actions == recs[1].actions
     with pytest.raises(ValueError, match="game must be in 0..1"):
         load_record(path, 2)
+    # A record JSON cannot write leaves the file as it was (not truncated).
+    before = path.read_text()
+    recs[0].meta = {"score": np.int64(3)}
+    with pytest.raises(TypeError, match="JSON serializable"):
+        save_records(path, recs)
+    assert path.read_text() == before
 
 
 def test_bot_action_passes_the_public_view_to_state_bots() -> None:
