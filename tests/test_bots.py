@@ -117,6 +117,11 @@ def test_heuristic_needs_view_and_legal_rows() -> None:
     empty[1] = False
     with pytest.raises(ValueError, match="at least one legal action"):
         bot.act(None, empty, np.random.default_rng(0), view=public_view(state, seats), seats=seats)
+    view, rng = public_view(state, seats), np.random.default_rng(0)
+    with pytest.raises(ValueError, match=r"seats must be in 0\.\.3"):
+        bot.act(None, state.legal, rng, view=view, seats=np.array([0, 4]))
+    with pytest.raises(TypeError, match="seats must be integers"):
+        bot.act(None, state.legal, rng, view=view, seats=seats + 0.5)
 
 
 # ---- decisions in hand-made positions (ROUTE_4, every boat on the blue start field) ----

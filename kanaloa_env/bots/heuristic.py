@@ -133,15 +133,19 @@ class HeuristicBot:
             seats: (b,) the deciding seats, each game's `current_player`.
 
         Raises:
-            TypeError: `view` or `seats` is missing.
-            ValueError: shapes disagree, or a mask row has no legal action.
+            TypeError: `view` or `seats` is missing, or `seats` is not integers.
+            ValueError: shapes disagree, a seat is not at the table, or a mask row has
+                no legal action.
         """
         if view is None or seats is None:
             raise TypeError(
                 "HeuristicBot needs view=public_view(state, seats) and seats= (uses_state=True)"
             )
         masks = np.asarray(masks)
-        seats = np.asarray(seats).astype(np.intp)
+        seats = np.asarray(seats)
+        if seats.dtype.kind not in "iu":  # a float seat would be truncated silently
+            raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+        seats = seats.astype(np.intp)
         b = len(masks)
         if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
             raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
@@ -149,6 +153,8 @@ class HeuristicBot:
             raise ValueError(
                 f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
             )
+        if ((seats < 0) | (seats >= view.num_players)).any():
+            raise ValueError(f"seats must be in 0..{view.num_players - 1}, got {seats.tolist()}")
         if b and not masks.any(axis=1).all():
             raise ValueError("every mask row needs at least one legal action")
         actions = np.argmax(masks, axis=1).astype(np.int64)  # replaced in every phase below
