@@ -181,3 +181,12 @@ def test_custom_deck_is_used_by_the_engine() -> None:
     assert stats.terminated + stats.truncated == 16
     with pytest.raises(ValueError, match="ocean_deck has 10 cards; 4 players"):
         Config(num_players=4, ocean_deck=SMALL_DECK)
+
+
+def test_custom_deck_may_put_a_dolphin_on_the_start_field() -> None:
+    # RULES.md does not forbid it (the printed deck has none): docs/rules.md, "The dolphin".
+    deck = (("blue*(start)", "red"),) + DEFAULT_OCEAN_DECK[1:]
+    cfg = Config(ocean_deck=deck)
+    assert cfg.deck.dolphin[0] and cfg.deck.start[0]
+    stats = random_playthrough(cfg, num_games=32, seed=4)  # every invariant holds
+    assert stats.terminated + stats.truncated == 32
