@@ -36,7 +36,6 @@ from .vector import (
     StepResult,
     VectorDriver,
     action_space,
-    entropy_seed,
     observation_space,
 )
 
@@ -83,7 +82,7 @@ class KanaloaGymVectorEnv(VectorEnv):
             opponents=opponents,
             opponent_sampling=opponent_sampling,
             learner_seat=learner_seat,
-            seed=entropy_seed() if seed is None else seed,
+            seed=seed,
             autoreset=True,
             illegal_action=illegal_action,
             illegal_reward=illegal_reward,

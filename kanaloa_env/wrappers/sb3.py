@@ -40,7 +40,6 @@ from .vector import (
     StepResult,
     VectorDriver,
     action_space,
-    entropy_seed,
     observation_space,
 )
 
@@ -97,7 +96,7 @@ class KanaloaSB3VecEnv(VecEnv):
                 opponents=opponents,
                 opponent_sampling=opponent_sampling,
                 learner_seat=learner_seat,
-                seed=entropy_seed() if seed is None else seed,
+                seed=seed,
                 autoreset=True,
                 illegal_action=illegal_action,
                 illegal_reward=illegal_reward,

@@ -183,7 +183,7 @@ class StepResult:
         return self.winner == self.learner_seat
 
 
-def entropy_seed() -> int:
+def _entropy_seed() -> int:
     """A fresh seed (0..2**64-1) from the operating system's entropy: the stream of an
     env that was given no seed, which Gymnasium and SB3 users expect to be random."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
@@ -206,8 +206,9 @@ class VectorDriver:
             as in self-play against past versions).
         learner_seat: `"rotate"` (game number `k` of the stream gets seat `k % P`),
             `"random"` (uniform per game) or a fixed seat `0..P-1`.
-        seed: the default seed of the first `reset` (0..2**64-1). (The Gymnasium
-            and SB3 vector envs pass `entropy_seed()` when they are given none.)
+        seed: the default seed of the first `reset` (0..2**64-1); None draws one from
+            the OS (the default of the Gymnasium and SB3 vector envs, so that
+            unseeded envs play different games).
         autoreset: start finished games again inside `step` (vector envs); when
             False (single-agent env, evaluation) a finished game stays over, reports
             nothing more, ignores its action and has an all-False mask.
@@ -245,7 +246,7 @@ class VectorDriver:
         opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         opponent_sampling: str = "seat",
         learner_seat: str | int = "rotate",
-        seed: int = 0,
+        seed: int | None = 0,
         autoreset: bool = True,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
@@ -293,7 +294,7 @@ class VectorDriver:
             raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
         self.autoreset = autoreset
         self.observe_threads = check_threads(observe_threads, "observe_threads")
-        self._seed = check_seed(seed)
+        self._seed = _entropy_seed() if seed is None else check_seed(seed)
         self._state: State | None = None
         self._policies: list[Any] = []
         self.set_opponents(opponents, opponent_sampling)
