@@ -184,7 +184,8 @@ def test_custom_deck_is_used_by_the_engine() -> None:
 
 
 def test_custom_deck_may_put_a_dolphin_on_the_start_field() -> None:
-    # RULES.md does not forbid it (the printed deck has none): docs/rules.md, "The dolphin".
+    # R1.3 (ocean deck) and R6.3 (dolphin) do not forbid it, and the printed deck has
+    # none: docs/rules.md, "The dolphin".
     deck = (("blue*(start)", "red"),) + DEFAULT_OCEAN_DECK[1:]
     cfg = Config(ocean_deck=deck)
     assert cfg.deck.dolphin[0] and cfg.deck.start[0]
