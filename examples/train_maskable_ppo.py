@@ -3,7 +3,7 @@
     python examples/train_maskable_ppo.py --seed 0
 
 trains one seat against three random bots at a 4-player table (the defaults:
-about 7 minutes on 2 CPU cores, see "Measured" below), evaluates the greedy policy every
+7-8 minutes on 2 CPU cores, see "Measured" below), evaluates the greedy policy every
 `--eval-freq` steps against random and heuristic bots (win rate with a Wilson
 95% interval, all games played side by side in the vector driver), and writes
 to `--output-dir`:
@@ -30,8 +30,8 @@ option of the env) did not help measurably (39% vs 37% at 3e-4, 44% vs 46% at
 1e-3), so the default reward is plain R10.
 
 Measured (seed 0, 2-core machine, 2026-11-22, with the observation layout of
-docs/observation.md): the default run took 6 min 45 s wall (1,802,240 steps) and
-reached 53.3% (95% CI 51.1-55.5%) against three random
+docs/observation.md): the default run took 6 min 45 s wall (1,802,240 steps; 8 min 24 s
+in a slower phase of the shared machine, with the same results) and reached 53.3% (95% CI 51.1-55.5%) against three random
 bots (chance 25%) and 18.8% (15.6-22.5%) against three heuristic bots.
 """
 
