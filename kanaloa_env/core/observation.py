@@ -375,10 +375,13 @@ def observe(
         out: optional (B, OBS_DIM) float32 array to write into (every entry is written).
         threads: encode the batch in up to this many parts at once, on this thread
             and a shared pool. numpy releases the GIL inside its array loops, so with
-            idle cores a large batch is encoded faster (on a 2-core machine, 2 threads
-            took `python benchmarks/bench_core.py --batch-sizes 8192` from about
-            0.85M to 1.1M decisions/s with observations). Batches under 2048 games
-            per thread are not split. The result does not depend on it.
+            idle cores a large batch can be encoded faster, but the threads also
+            contend for the GIL and for memory: on this project's 2-core VM, `python
+            benchmarks/bench_core.py --batch-sizes 8192` went from about 0.85M to
+            1.1M decisions/s with observations on 2 threads in a fast phase, while in
+            a slower one 2 threads gave 0.40M-0.85M against 0.67M-0.73M on one.
+            Measure on your machine. Batches under 2048 games per thread are not
+            split. The result does not depend on it.
 
     Returns:
         (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).
