@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import masks, route
-from .core.config import Config
+from .core.config import Config, check_positive_int
 from .core.constants import (
     HAND_SIZE,
     KANALOA,
@@ -211,10 +211,7 @@ def random_playthrough(
         ("max_steps", max_steps),
         ("check_every", check_every),
     ):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int >= 1, got {value!r}")
-        if value < 1:
-            raise ValueError(f"{name} must be an int >= 1, got {value}")
+        check_positive_int(value, name)
     state = init(config, num_games, seed)
     rng = np.random.default_rng(seed)
     decisions = 0

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .config import Config
+from .config import Config, check_positive_int
 from .constants import (
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
@@ -388,7 +388,7 @@ def observe(
     """
     B, P = state.batch_size, state.num_players
     if threads != 1 or type(threads) is not int:
-        threads = check_threads(threads)
+        threads = check_positive_int(threads, "threads")
     if seat is None:
         me = np.maximum(state.current_player, 0).astype(np.intp)
     else:
@@ -432,15 +432,6 @@ def observe(
 def _encode_all(jobs: list[tuple[State, np.ndarray, np.ndarray]]) -> None:
     for job in jobs:
         _encode(*job)
-
-
-def check_threads(threads: object, name: str = "threads") -> int:
-    """`threads` as an int >= 1, or a TypeError/ValueError naming `name`."""
-    if not isinstance(threads, (int, np.integer)) or isinstance(threads, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an int >= 1, got {threads!r}")
-    if threads < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {threads}")
-    return int(threads)
 
 
 _CHUNK = 8192

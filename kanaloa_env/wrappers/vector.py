@@ -45,7 +45,7 @@ from gymnasium import spaces
 from ..bots.base import public_view, sample_legal
 from ..bots.registry import needs_observations
 from ..core import NUM_ACTIONS, OBS_DIM, Config, observe, step_inplace
-from ..core.observation import check_threads
+from ..core.config import check_positive_int
 from ..core.rng import check_seed, game_keys
 from ..core.setup import init_from_keys, reset_games
 from ..core.state import State
@@ -293,7 +293,7 @@ class VectorDriver:
         if not isinstance(autoreset, bool):
             raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
         self.autoreset = autoreset
-        self.observe_threads = check_threads(observe_threads, "observe_threads")
+        self.observe_threads = check_positive_int(observe_threads, "observe_threads")
         self._seed = _entropy_seed() if seed is None else check_seed(seed)
         self._state: State | None = None
         self._policies: list[Any] = []
