@@ -64,7 +64,7 @@ from .bots import make_bot, needs_observations, public_view
 from .bots.base import Bot
 from .bots.registry import bot_label
 from .core import OBS_DIM, Config, init, observe, step_inplace
-from .core.config import DOLPHIN_MODES
+from .core.config import DOLPHIN_MODES, check_positive_int
 from .core.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
 from .core.rng import check_seed, game_keys
 from .core.setup import init_from_keys
@@ -655,11 +655,8 @@ def run_tournament(
     cfg = _make_config(num_players, config)
     P = cfg.num_players
     seed = check_seed(seed)
-    for name, value, low in (("num_games", num_games, 1), ("batch_size", batch_size, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int >= {low}, got {value!r}")
-        if value < low:
-            raise ValueError(f"{name} must be >= {low}, got {value}")
+    check_positive_int(num_games, "num_games")
+    check_positive_int(batch_size, "batch_size")
     if not isinstance(bots, (Sequence, np.ndarray)) or isinstance(bots, (str, os.PathLike)):
         raise TypeError(f"bots must be a list of bot specs, got {type(bots).__name__}")
     if len(bots) < P:

@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import masks, route
-from .config import Config
+from .config import Config, check_positive_int
 from .constants import (
     DECK_SIZE,
     HAND_SIZE,
@@ -62,14 +62,6 @@ def empty_state(config: Config, batch_size: int) -> State:
     )
 
 
-def _check_batch_size(batch_size: object) -> int:
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
-        raise TypeError(f"batch_size must be an int >= 1, got {type(batch_size).__name__}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-    return int(batch_size)
-
-
 MAX_GAME = 2**64 - 1
 """The largest game index in a stream (indices are uint64)."""
 
@@ -100,7 +92,7 @@ def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) ->
     """
     if not isinstance(config, Config):
         raise TypeError(f"config must be a kanaloa_env.core.Config, got {type(config).__name__}")
-    B = _check_batch_size(batch_size)
+    B = check_positive_int(batch_size, "batch_size")
     # The batch's game indices must fit in uint64: past that np.arange raises a bare
     # OverflowError (or, for a numpy first_game, wraps with only a warning).
     last = MAX_GAME - B + 1

@@ -253,11 +253,7 @@ class VectorDriver:
         progress_shaping: float = 0.0,
         observe_threads: int = 1,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise TypeError(f"num_envs must be an int >= 1, got {type(num_envs).__name__}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.num_envs = int(num_envs)
+        self.num_envs = check_positive_int(num_envs, "num_envs")
         self.config = _make_config(config, num_players)
         self.num_players = self.config.num_players
         P = self.num_players
