@@ -36,10 +36,10 @@ from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next t
 
 from kanaloa_env.bots import sample_legal
 from kanaloa_env.core import Config, init, observe, step_inplace
-from kanaloa_env.core.observation import OBS_DIM
+from kanaloa_env.core.kanaloa.observation import OBS_DIM
+from kanaloa_env.core.kanaloa.setup import reset_games
+from kanaloa_env.core.kanaloa.state import State
 from kanaloa_env.core.rng import game_keys
-from kanaloa_env.core.setup import reset_games
-from kanaloa_env.core.state import State
 
 
 def bench_kanaloa(

@@ -32,7 +32,7 @@ import kanaloa_env
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import make_bot
 from kanaloa_env.core import decode
-from kanaloa_env.core.constants import action_name
+from kanaloa_env.core.kanaloa.constants import action_name
 from kanaloa_env.records import Recorder, bot_action, describe_step, load_record, replay
 
 # %% [markdown]

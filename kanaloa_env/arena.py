@@ -64,11 +64,12 @@ from .bots import make_bot, needs_observations, public_view
 from .bots.base import Bot
 from .bots.registry import bot_label
 from .core import OBS_DIM, Config, init, observe, step_inplace
-from .core.config import DOLPHIN_MODES, check_positive_int
-from .core.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
+from .core.batch import check_positive_int
+from .core.kanaloa.config import DOLPHIN_MODES
+from .core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
+from .core.kanaloa.setup import init_from_keys
+from .core.kanaloa.state import State
 from .core.rng import check_seed, game_keys
-from .core.setup import init_from_keys
-from .core.state import State
 from .stats import wilson_interval
 
 __all__ = [

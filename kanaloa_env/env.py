@@ -54,7 +54,7 @@ the observing player's point of view (seats relative to the observer, the route 
 from the observer's boat forward) and holding only what that player may know: the
 own hand and public information, never another player's hand or a future deal.
 Its parts, in order (offsets and every feature: `docs/observation.md`, generated
-from `kanaloa_env.core.observation.OBS_LAYOUT`):
+from `kanaloa_env.core.kanaloa.observation.OBS_LAYOUT`):
 
 | part | content |
 |---|---|
@@ -131,10 +131,10 @@ from pettingzoo.utils import wrappers
 
 from .core import NUM_ACTIONS, OBS_DIM, Config, from_scenario, init, observe, step_inplace
 from .core import to_scenario as core_to_scenario
-from .core.constants import PHASE_NAMES, action_name
-from .core.observation import OFFSETS
+from .core.kanaloa.constants import PHASE_NAMES, action_name
+from .core.kanaloa.observation import OFFSETS
+from .core.kanaloa.state import State
 from .core.rng import check_seed
-from .core.state import State
 from .render import RENDER_MODES, render_frame
 
 __all__ = ["ENV_ID", "env", "raw_env"]

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from .core import Config
-from .core.constants import (
+from .core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
     CARD_SUIT,
@@ -47,7 +47,7 @@ from .core.constants import (
     Phase,
     card_from_name,
 )
-from .core.state import State
+from .core.kanaloa.state import State
 from .records import Recorder, bot_action, describe_step, ocean_card_ahead
 from .render.text import add_color_option, color_from_option, render_text
 

@@ -42,7 +42,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from .core import Config, from_scenario, init, legal_action_mask, observe, step, to_scenario
-from .core.constants import (
+from .core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
     DOLPHIN_TAKE,
@@ -53,10 +53,10 @@ from .core.constants import (
     Phase,
     action_name,
 )
+from .core.kanaloa.route import slot_ahead
+from .core.kanaloa.setup import MAX_GAME
+from .core.kanaloa.state import State
 from .core.rng import check_seed
-from .core.route import slot_ahead
-from .core.setup import MAX_GAME
-from .core.state import State
 
 __all__ = [
     "FORMAT",

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 
 from ._cli import positive_int
-from .core.state import State
+from .core.kanaloa.state import State
 from .records import ReplayError, describe_step, load_records, replay
 from .render import SCALE_RANGE
 from .render.text import add_color_option, color_from_option, render_text

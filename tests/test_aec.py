@@ -19,8 +19,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import kanaloa_env
 from kanaloa_env.core import NUM_ACTIONS, OBS_DIM, Config, Phase, init, observe, step_inplace
-from kanaloa_env.core.constants import OCTOPUS, REMOVE_BASE
-from kanaloa_env.core.observation import OBS_LAYOUT
+from kanaloa_env.core.kanaloa.constants import OCTOPUS, REMOVE_BASE
+from kanaloa_env.core.kanaloa.observation import OBS_LAYOUT
 from kanaloa_env.env import raw_env
 
 SCENARIO = Path(__file__).parent / "scenarios" / "scenario_md_example.json"

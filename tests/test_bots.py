@@ -17,7 +17,7 @@ from kanaloa_env.bots import (
     sample_legal,
 )
 from kanaloa_env.core import Config, Phase, State, init, observe, step_inplace
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_DECLINE,
     DOLPHIN_TAKE,

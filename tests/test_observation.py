@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.core import OBS_DIM, Config, decode, init, observe
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.constants import (
     CARD_NAMES,
     NUM_KANALOA,
     NUM_OCTOPUS,
@@ -25,8 +25,8 @@ from kanaloa_env.core.constants import (
     Pending,
     Phase,
 )
-from kanaloa_env.core.observation import OBS_LAYOUT, layout_markdown
-from kanaloa_env.core.ocean import DEFAULT_OCEAN_DECK
+from kanaloa_env.core.kanaloa.observation import OBS_LAYOUT, layout_markdown
+from kanaloa_env.core.kanaloa.ocean import DEFAULT_OCEAN_DECK
 from kanaloa_env.env import raw_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +92,7 @@ def test_observation_doc_is_generated_from_the_layout() -> None:
     doc = (ROOT / "docs" / "observation.md").read_text()
     assert doc == layout_markdown(), (
         "docs/observation.md is stale: run "
-        "`python -m kanaloa_env.core.observation > docs/observation.md`"
+        "`python -m kanaloa_env.core.kanaloa.observation > docs/observation.md`"
     )
     assert f"**{OBS_DIM}**" in doc
     for name, size, _ in OBS_LAYOUT:

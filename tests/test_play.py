@@ -13,7 +13,7 @@ import pytest
 
 from kanaloa_env.bots import RandomBot
 from kanaloa_env.core import Config, from_scenario
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_DECLINE,
     DOLPHIN_TAKE,

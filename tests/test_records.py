@@ -13,7 +13,7 @@ import pytest
 
 from kanaloa_env.bots import RandomBot
 from kanaloa_env.core import Config, init, step, to_scenario
-from kanaloa_env.core.constants import NUM_ACTIONS, Phase
+from kanaloa_env.core.kanaloa.constants import NUM_ACTIONS, Phase
 from kanaloa_env.records import (
     FORMAT_VERSION,
     GameRecord,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.core import Config, from_scenario, init, step_inplace, to_scenario
-from kanaloa_env.core.constants import REMOVE_BASE
+from kanaloa_env.core.kanaloa.constants import REMOVE_BASE
 from kanaloa_env.render import render_text
 from kanaloa_env.render.text import WIDTH
 

@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..core.state import State
+from ..core.kanaloa.state import State
 
 
 @runtime_checkable

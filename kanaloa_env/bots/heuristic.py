@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import route
-from ..core.constants import (
+from ..core.kanaloa import route
+from ..core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
     CARD_SUIT,
@@ -29,8 +29,8 @@ from ..core.constants import (
     Pending,
     Phase,
 )
-from ..core.state import State
-from ..core.tricks import trick_winner
+from ..core.kanaloa.state import State
+from ..core.kanaloa.tricks import trick_winner
 
 _LITTLE = sys.byteorder == "little"
 # Copies of each card type in the play deck (R1.1, R1.2).
@@ -47,7 +47,7 @@ class HeuristicBot:
     Every decision is computed for the whole batch at once. What it does, by phase:
 
     **Playing a card.** For each legal card it asks two questions: does the card
-    win the trick as it stands (`core.tricks.trick_winner` on the trick so far plus
+    win the trick as it stands (`core.kanaloa.tricks.trick_winner` on the trick so far plus
     the card), and how likely is it to stay the winner once the players after it
     have played? The second is an estimate from the cards not yet seen (neither in
     its hand nor played this round): each later player holds a fraction of them
@@ -75,7 +75,7 @@ class HeuristicBot:
       likely to be beaten.
 
     **Removing an ocean card** (after an octopus or at the end of a round). It
-    tries every legal removal (`core.route.remove_slot` on a copy) and measures,
+    tries every legal removal (`core.kanaloa.route.remove_slot` on a copy) and measures,
     for itself and for its best opponent, how many fields are still missing to lap
     the last boat. It picks the removal that maximises (best opponent's distance -
     own distance), ties broken by the smaller own distance. Behind, that removes a

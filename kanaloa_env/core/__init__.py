@@ -1,4 +1,10 @@
-"""The Kanaloa rules engine: batched numpy state, step, masks, observations, scenarios.
+"""The rules engines: one batched numpy engine per game, and what they really share.
+
+- `kanaloa_env.core.kanaloa`: Kanaloa (RULES.md). Its public API is also this
+  package's, so `from kanaloa_env.core import Config, init, step, ...` is Kanaloa's.
+- `kanaloa_env.core.kahuna`: Kahuna (KAHUNA-RULES.md).
+- `rng` (counter-based per-game random streams), `batch` (the batched-state base
+  class and the one action check), `files` (files written whole or not at all).
 
 ```python
 from kanaloa_env.core import Config, init, step, legal_action_mask, observe
@@ -11,15 +17,26 @@ obs = observe(state)              # (B, OBS_DIM) float32
 ```
 """
 
-from .config import Config
-from .constants import NUM_ACTIONS, Phase, Suit
-from .masks import legal_action_mask
-from .observation import OBS_DIM, decode, observe
-from .ocean import DEFAULT_OCEAN_DECK
-from .scenario import from_scenario, to_scenario
-from .setup import init, init_from_keys, reset_games
-from .state import State
-from .step import step, step_inplace, validate_actions
+from .kanaloa import (
+    DEFAULT_OCEAN_DECK,
+    NUM_ACTIONS,
+    OBS_DIM,
+    Config,
+    Phase,
+    State,
+    Suit,
+    decode,
+    from_scenario,
+    init,
+    init_from_keys,
+    legal_action_mask,
+    observe,
+    reset_games,
+    step,
+    step_inplace,
+    to_scenario,
+    validate_actions,
+)
 
 __all__ = [
     "Config",

@@ -14,7 +14,7 @@ import numpy as np
 from .text import render_text, terminal_wants_color
 
 if TYPE_CHECKING:
-    from ..core.state import State
+    from ..core.kanaloa.state import State
 
 __all__ = ["RENDER_MODES", "SCALE_RANGE", "render_frame", "render_rgb", "render_text"]
 

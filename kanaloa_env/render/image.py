@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from ..core.constants import (
+from ..core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
     CARD_SUIT,
@@ -40,7 +40,7 @@ from ..core.constants import (
     TRICKS_PER_ROUND,
     Phase,
 )
-from ..core.state import State
+from ..core.kanaloa.state import State
 from . import SCALE_RANGE
 
 __all__ = [

@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from ..core.constants import (
+from ..core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
     CARD_TYPE_BITS,
@@ -39,7 +39,7 @@ from ..core.constants import (
     Phase,
     action_name,
 )
-from ..core.state import State
+from ..core.kanaloa.state import State
 
 __all__ = ["render_text"]
 

@@ -39,7 +39,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..core import Config
-from ..core.state import State
+from ..core.kanaloa.state import State
 from ..render import RENDER_MODES, render_frame
 from .vector import OpponentSpec, VectorDriver, action_space, observation_space
 

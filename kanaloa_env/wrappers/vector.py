@@ -19,7 +19,7 @@ One `step(actions)`:
    its learner;
 3. games that ended (won R9.2, truncated R9.4 or forfeited by an illegal learner
    action) report their final observation and are started again in place with
-   `kanaloa_env.core.setup.reset_games` and fresh keys `game_keys(seed, counter)`
+   `kanaloa_env.core.kanaloa.setup.reset_games` and fresh keys `game_keys(seed, counter)`
    (auto-reset; off for the single-agent env).
 
 The learner's reward is its seat's reward (R10) accumulated over every core step
@@ -45,10 +45,10 @@ from gymnasium import spaces
 from ..bots.base import public_view, sample_legal
 from ..bots.registry import needs_observations
 from ..core import NUM_ACTIONS, OBS_DIM, Config, observe, step_inplace
-from ..core.config import check_positive_int
+from ..core.batch import check_positive_int
+from ..core.kanaloa.setup import init_from_keys, reset_games
+from ..core.kanaloa.state import State
 from ..core.rng import check_seed, game_keys
-from ..core.setup import init_from_keys, reset_games
-from ..core.state import State
 
 _NO_OBSERVATION = np.zeros(OBS_DIM, dtype=np.float32)  # what bots that need none get
 _NO_OBSERVATION.flags.writeable = False

@@ -24,13 +24,13 @@ from typing import Any
 import numpy as np
 
 from kanaloa_env.core import DEFAULT_OCEAN_DECK, State, from_scenario, step, to_scenario
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.constants import (
     CARD_NAMES,
     NUM_TIKI,
     SUIT_NAMES,
     card_from_name,
 )
-from kanaloa_env.core.ocean import parse_field
+from kanaloa_env.core.kanaloa.ocean import parse_field
 
 
 def card_spec(spec: int | str) -> tuple[int, bool]:

@@ -24,7 +24,7 @@ from kanaloa_env.core import (
     step_inplace,
     to_scenario,
 )
-from kanaloa_env.core.constants import DOLPHIN_TAKE, NO_ANNOUNCE, OCTOPUS, REMOVE_BASE
+from kanaloa_env.core.kanaloa.constants import DOLPHIN_TAKE, NO_ANNOUNCE, OCTOPUS, REMOVE_BASE
 
 
 def _positions() -> list[State]:

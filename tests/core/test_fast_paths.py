@@ -13,18 +13,19 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import sample_legal
-from kanaloa_env.core import Config, init, route, setup, step_inplace
-from kanaloa_env.core.constants import (
+from kanaloa_env.core import Config, init, step_inplace
+from kanaloa_env.core.kanaloa import route, setup
+from kanaloa_env.core.kanaloa.constants import (
     CARD_SUIT,
     DECK_SIZE,
     HAND_SIZE,
     SPECIAL_BITS,
     SUIT_BITS,
 )
-from kanaloa_env.core.masks import playable_cards
+from kanaloa_env.core.kanaloa.masks import playable_cards
+from kanaloa_env.core.kanaloa.state import State
+from kanaloa_env.core.kanaloa.tricks import trick_winner, trick_winner_seat
 from kanaloa_env.core.rng import draws, game_keys, permutations
-from kanaloa_env.core.state import State
-from kanaloa_env.core.tricks import trick_winner, trick_winner_seat
 
 
 def reference_sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -13,8 +13,8 @@ import pytest
 
 from kanaloa_env.bots import sample_legal
 from kanaloa_env.core import OBS_DIM, Config, init, observe, step_inplace
-from kanaloa_env.core import observation as observation_module
-from kanaloa_env.core.observation import MAX_FIELDS, _route_order
+from kanaloa_env.core.kanaloa import observation as observation_module
+from kanaloa_env.core.kanaloa.observation import MAX_FIELDS, _route_order
 
 
 def _mixed_batch(num_players: int, batch: int, steps: int):

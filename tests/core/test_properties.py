@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kanaloa_env.core import Config, State, from_scenario, init, step, to_scenario
-from kanaloa_env.core.constants import CARD_NAMES, NUM_ACTIONS, SUIT_NAMES
-from kanaloa_env.core.tricks import trick_winner
+from kanaloa_env.core.kanaloa.constants import CARD_NAMES, NUM_ACTIONS, SUIT_NAMES
+from kanaloa_env.core.kanaloa.tricks import trick_winner
 from kanaloa_env.testing import check_invariants, random_playthrough
 
 configs = st.builds(

@@ -36,8 +36,8 @@ from pathlib import Path
 
 from kit import act, hand, load, make, phase, progress, route_ids, trump, where
 
-from kanaloa_env.core.constants import DOLPHIN_TAKE, OCTOPUS, REMOVE_BASE
-from kanaloa_env.core.ocean import DEFAULT_OCEAN_DECK
+from kanaloa_env.core.kanaloa.constants import DOLPHIN_TAKE, OCTOPUS, REMOVE_BASE
+from kanaloa_env.core.kanaloa.ocean import DEFAULT_OCEAN_DECK
 
 BEN, ANNA, DANNY, EMILY = 0, 1, 2, 3
 

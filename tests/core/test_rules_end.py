@@ -26,7 +26,7 @@ from kit import (
 )
 
 from kanaloa_env.core import step
-from kanaloa_env.core.constants import DOLPHIN_TAKE, REMOVE_BASE
+from kanaloa_env.core.kanaloa.constants import DOLPHIN_TAKE, REMOVE_BASE
 from kanaloa_env.testing import check_invariants
 
 

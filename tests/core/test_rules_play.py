@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from kit import ROUTE_4, act, at_start, legal, legal_cards, load, make, phase, route_ids
 
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.constants import (
     KANALOA,
     NUM_ACTIONS,
     OCTOPUS,

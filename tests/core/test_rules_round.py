@@ -26,7 +26,7 @@ from kit import (
 )
 
 from kanaloa_env.core import Config, init
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_TAKE,
     HAND_SIZE,

@@ -23,7 +23,7 @@ from kit import (
     win_trick,
 )
 
-from kanaloa_env.core.constants import DOLPHIN_DECLINE, DOLPHIN_TAKE, REMOVE_BASE
+from kanaloa_env.core.kanaloa.constants import DOLPHIN_DECLINE, DOLPHIN_TAKE, REMOVE_BASE
 
 
 def position(boats: list[int], winner: int, progress: list[int] | None = None, **kw) -> dict:

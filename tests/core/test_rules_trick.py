@@ -12,7 +12,7 @@ import pytest
 from kit import ROUTE_4, act, load, make, phase, progress, trump, where
 
 from kanaloa_env.core import Config, init
-from kanaloa_env.core.constants import DOLPHIN_DECLINE, DOLPHIN_TAKE, Suit
+from kanaloa_env.core.kanaloa.constants import DOLPHIN_DECLINE, DOLPHIN_TAKE, Suit
 
 # A field of ROUTE_4 of each colour for the leading boat (all others on the start field).
 TRUMP_FIELD = {"blue": 0, "red": 1, "green": 3, "turquoise": 5}

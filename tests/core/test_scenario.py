@@ -22,7 +22,7 @@ from kanaloa_env.core import (
     step,
     to_scenario,
 )
-from kanaloa_env.core.constants import card_from_name
+from kanaloa_env.core.kanaloa.constants import card_from_name
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 SCENARIO_MD = Path("/work/shared/SCENARIO.md")

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from kanaloa_env.core import Config, Phase, init
-from kanaloa_env.core.constants import DECK_SIZE, HAND_SIZE, ROUTE_CARDS
+from kanaloa_env.core.kanaloa.constants import DECK_SIZE, HAND_SIZE, ROUTE_CARDS
+from kanaloa_env.core.kanaloa.setup import init_from_keys, reset_games
 from kanaloa_env.core.rng import game_keys
-from kanaloa_env.core.setup import init_from_keys, reset_games
 
 B = 400
 
@@ -72,7 +72,7 @@ def test_r3_1_deal_eight_disjoint_cards_each(num_players: int) -> None:
 
 
 def test_r3_1_each_round_gets_a_new_deal() -> None:
-    from kanaloa_env.core.setup import deal
+    from kanaloa_env.core.kanaloa.setup import deal
 
     keys = game_keys(3, np.arange(64, dtype=np.uint64))
     one = deal(keys, np.ones(64, np.int16), 4)

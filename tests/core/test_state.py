@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from kanaloa_env.core import Config, State, init, step
-from kanaloa_env.core.config import MAX_MAX_ROUNDS
-from kanaloa_env.core.constants import (
+from kanaloa_env.core.kanaloa.config import MAX_MAX_ROUNDS
+from kanaloa_env.core.kanaloa.constants import (
     DECK_SIZE,
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,

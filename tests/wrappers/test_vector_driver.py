@@ -356,7 +356,7 @@ def test_progress_shaping_telescopes_to_the_r10_return() -> None:
 
 
 def test_observe_threads_change_nothing_but_speed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kanaloa_env.core import observation as observation_module
+    from kanaloa_env.core.kanaloa import observation as observation_module
 
     monkeypatch.setattr(observation_module, "_MIN_PER_THREAD", 16)  # split this small batch
 

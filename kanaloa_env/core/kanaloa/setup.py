@@ -6,8 +6,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..batch import check_positive_int
+from ..rng import draws, game_keys, permutations
 from . import masks, route
-from .config import Config, check_positive_int
+from .config import Config
 from .constants import (
     DECK_SIZE,
     HAND_SIZE,
@@ -20,7 +22,6 @@ from .constants import (
     Phase,
     Suit,
 )
-from .rng import draws, game_keys, permutations
 from .state import State
 
 _PHYSICAL_BITS = np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64))

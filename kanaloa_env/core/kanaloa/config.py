@@ -6,24 +6,12 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
 from .ocean import DEFAULT_OCEAN_DECK, DeckArrays, OceanDeck, deck_arrays, normalize_deck
 
 DOLPHIN_MODES = ("optional", "automatic")
 REWARD_SCHEMES = ("win_loss", "rank")
 MAX_MAX_ROUNDS = 10_000
-
-
-def check_positive_int(value: object, name: str) -> int:
-    """`value` as an int >= 1 (a Python or numpy integer, not a bool), or a
-    TypeError/ValueError naming `name`."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an int >= 1, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value}")
-    return int(value)
 
 
 @dataclass(frozen=True)

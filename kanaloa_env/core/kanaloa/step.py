@@ -20,10 +20,12 @@ follows a card comes from lookup tables (`_PLAY_INFO`, `_LEAD_AFTER`, `_trick_en
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
 
+from ..batch import check_actions
 from . import masks, route
 from .constants import (
     ANNOUNCE,
@@ -93,43 +95,20 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         ValueError: wrong shape, or an action out of range or illegal in a game that
             is not over (the message lists the games, players, phases and actions).
     """
-    a = raw = np.asarray(actions)
-    if a.dtype.kind not in "iu":
-        raise TypeError(
-            f"actions must be an integer array of shape ({state.batch_size},), got dtype {a.dtype}"
-        )
-    if a.shape != state.phase.shape:
-        raise ValueError(f"actions must have shape ({state.batch_size},), got {a.shape}")
-    if a.dtype != _INT64:
-        a = a.astype(np.int64)  # (uint64 past 2**63 wraps negative: out of range all the same)
-    # One unsigned maximum checks both ends of the range (negatives view as huge);
-    # ufunc.reduce and count_nonzero skip the Python wrappers of .max() and .all().
-    if np.maximum.reduce(a.view(np.uint64)) < NUM_ACTIONS:
-        ok = state.legal.take(route.flat_index(len(a), NUM_ACTIONS, a))
-    else:
-        in_range = (a >= 0) & (a < NUM_ACTIONS)
-        ok = in_range & state.legal[np.arange(len(a)), np.where(in_range, a, 0)]
-    if np.count_nonzero(ok) < len(ok):
-        ok |= state.phase == _GAME_OVER  # finished games ignore their entry
-        if np.count_nonzero(ok) < len(ok):
-            raise ValueError(_illegal_message(state, raw, ok))
-    return a
+    return check_actions(actions, state.legal, lambda: state.phase != _GAME_OVER, _describe(state))
 
 
-def _illegal_message(state: State, a: np.ndarray, ok: np.ndarray) -> str:
-    """The error message naming the games, players, phases and actions (as given, `a`)
-    at fault."""
-    bad = np.flatnonzero(~ok)
-    parts = []
-    for g in bad[:10]:
-        act = int(a[g])
-        what = action_name(act) if 0 <= act < NUM_ACTIONS else "out of range 0..65"
-        parts.append(
-            f"game {g}: player {int(state.current_player[g])} in phase "
+def _describe(state: State) -> Callable[[int, int], str]:
+    """What `check_actions` says of game g's action a: player, phase and the action."""
+
+    def describe(g: int, act: int) -> str:
+        what = action_name(act) if 0 <= act < NUM_ACTIONS else f"out of range 0..{NUM_ACTIONS - 1}"
+        return (
+            f"player {int(state.current_player[g])} in phase "
             f"{PHASE_NAMES[int(state.phase[g])]} cannot take action {act} ({what})"
         )
-    more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
-    return "illegal actions: " + "; ".join(parts) + more
+
+    return describe
 
 
 # Plain ints: IntEnum attribute access and conversion cost more than the numpy work
@@ -167,7 +146,6 @@ _PLAY_INFO = np.array(
 _LEAD_AFTER, _PLAY_INFO = _LEAD_AFTER.ravel(), _PLAY_INFO.ravel()
 _VOID_BITS, _OCTOPUS_FLAG = const(15, np.uint8), const(128, np.uint8)
 _I8_ONE = const(1, np.int8)
-_INT64 = np.dtype(np.int64)
 _PHASE_PLAY = const(_PLAY, np.int8)
 _PHASE_REMOVE_ROUND_END = const(_REMOVE_ROUND_END, np.int8)
 

@@ -26,7 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .config import Config, check_positive_int
+from ..batch import check_positive_int
+from .config import Config
 from .constants import (
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..rng import game_keys
 from . import masks, route
 from .config import Config
 from .constants import (
@@ -39,7 +40,6 @@ from .constants import (
     Phase,
     card_from_name,
 )
-from .rng import game_keys
 from .setup import empty_state
 from .state import State
 from .tricks import played_from_history

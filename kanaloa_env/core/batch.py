@@ -1,0 +1,288 @@
+"""What every batched engine shares: the state container and the checks of its inputs.
+
+An engine's `State` is a frozen dataclass whose fields are a `config` and numpy
+arrays with a leading batch axis `B`; subclassing `BatchedState` gives it copying,
+slicing, comparing, joining and saving, written once over `dataclasses.fields`, so
+a new field needs no helper edits. `check_actions` is the one check of a batch of
+actions against legal masks, used by the engines' `step` and by every layer that
+takes actions from a caller or a bot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar, cast
+
+import numpy as np
+
+S = TypeVar("S", bound="BatchedState")
+
+_INT64 = np.dtype(np.int64)
+
+
+def check_positive_int(value: object, name: str) -> int:
+    """`value` as an int >= 1 (a Python or numpy integer, not a bool), or a
+    TypeError/ValueError naming `name`."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int >= 1, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {value}")
+    return int(value)
+
+
+def check_index(value: object, size: int, name: str) -> int:
+    """`value` as an int in 0..size-1 (a Python or numpy integer, not a bool or a
+    float or a string), or a TypeError/ValueError naming `name`."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int in 0..{size - 1}, got {value!r}")
+    if not 0 <= value < size:
+        raise ValueError(f"{name} must be in 0..{size - 1}, got {value}")
+    return int(value)
+
+
+def check_actions(
+    actions: object,
+    legal: np.ndarray,
+    live: np.ndarray | Callable[[], np.ndarray] | None = None,
+    describe: Callable[[int, int], str] | None = None,
+    who: str = "",
+) -> np.ndarray:
+    """Check a batch of actions against legal masks; return them as (B,) int64.
+
+    Args:
+        actions: (B,) integers, one per game.
+        legal: (B, A) bool legal masks.
+        live: (B,) bool, the games whose entry counts; the others (finished games)
+            may hold anything in range or not. None: every game counts. A callable
+            returning the array is called only when some action fails the mask.
+        describe: `describe(game, action) -> str` for the error message, e.g.
+            "player 2 in phase play cannot take action 7 (blue-8)"; called only for
+            the games at fault, with in-range and out-of-range actions alike.
+        who: prefixes the message ("opponent 'heuristic' returned ").
+
+    Raises:
+        TypeError: `actions` is not an integer array (bools are not integers).
+        ValueError: wrong shape, or an action out of range or illegal in a live
+            game; the message names up to ten games and their actions as given.
+    """
+    a = raw = np.asarray(actions)
+    B, A = legal.shape
+    if a.dtype.kind not in "iu":
+        raise TypeError(
+            f"{who}actions must be an integer array of shape ({B},), got dtype {a.dtype}"
+        )
+    if a.shape != (B,):
+        raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
+    if a.dtype != _INT64:
+        a = a.astype(np.int64)  # uint64 past 2**63 wraps negative: out of range all the same
+    # One unsigned maximum checks both ends of the range (negatives view as huge).
+    if B and np.maximum.reduce(a.view(np.uint64)) < A:
+        ok = legal.reshape(-1).take(a if B == 1 else np.arange(0, B * A, A) + a)
+    else:
+        in_range = (a >= 0) & (a < A)
+        ok = in_range & legal[np.arange(B), np.where(in_range, a, 0)]
+    if np.count_nonzero(ok) < B:
+        if live is not None:
+            ok = ok | ~(live() if callable(live) else live)
+        if np.count_nonzero(ok) < B:
+            bad = np.flatnonzero(~ok)
+            parts = []
+            for g in bad[:10]:
+                act = int(raw[g])
+                if describe is not None:
+                    parts.append(f"game {g}: {describe(int(g), act)}")
+                elif 0 <= act < A:
+                    parts.append(f"game {g}: action {act} is illegal")
+                else:
+                    parts.append(f"game {g}: action {act} is out of range 0..{A - 1}")
+            more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
+            raise ValueError(f"{who}illegal actions: " + "; ".join(parts) + more)
+    return a
+
+
+class BatchedState:
+    """Base of an engine's batched state (subclasses are frozen dataclasses).
+
+    Every dataclass field but `config` is a numpy array with a leading batch axis.
+    `frozen` freezes the attributes, not the array contents: public functions never
+    mutate their inputs; an engine's `step_inplace` is the documented exception.
+    A subclass provides `terminated` and `truncated` arrays and may override
+    `_check_loaded` to validate a state read from a file.
+    """
+
+    config: Any
+    # The array fields in declaration order, set for each subclass on first use.
+    _array_names: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def array_names(cls) -> tuple[str, ...]:
+        """The names of the array fields, in declaration order (everything but `config`)."""
+        names = cls.__dict__.get("_array_names")
+        if not names:
+            names = tuple(f.name for f in dataclasses.fields(cls) if f.name != "config")  # type: ignore[arg-type]
+            cls._array_names = names
+        return names
+
+    @property
+    def batch_size(self) -> int:
+        """B, the number of games in the batch."""
+        return int(getattr(self, self.array_names()[0]).shape[0])
+
+    @property
+    def done(self) -> np.ndarray:
+        """(B,) bool: terminated or truncated."""
+        return self.terminated | self.truncated  # type: ignore[attr-defined,no-any-return]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The array fields by name (everything but `config`)."""
+        return {name: getattr(self, name) for name in self.array_names()}
+
+    def _new(self: S, arrays: dict[str, np.ndarray]) -> S:
+        return cast(Any, type(self))(self.config, **arrays)  # the subclass's dataclass init
+
+    def copy(self: S) -> S:
+        """A deep copy (new arrays)."""
+        return self._new({k: v.copy() for k, v in self.arrays().items()})
+
+    def take(self: S, idx: np.ndarray | list[int] | slice) -> S:
+        """The sub-batch `idx` (integer indices, boolean mask or slice), as new arrays."""
+        if isinstance(idx, slice):
+            return self._new({k: v[idx].copy() for k, v in self.arrays().items()})
+        idx = np.asarray(idx)
+        if idx.dtype == bool:
+            if idx.shape != (self.batch_size,):
+                raise IndexError(
+                    f"State.take: a boolean mask must have shape ({self.batch_size},), "
+                    f"got {idx.shape}"
+                )
+            idx = idx.nonzero()[0]
+        elif idx.dtype.kind not in "iu":
+            if idx.size:
+                raise TypeError(
+                    f"State.take: indices must be integers, a boolean mask or a slice, "
+                    f"got dtype {idx.dtype}"
+                )
+            idx = idx.astype(np.intp)  # [] is a float array
+        # ndarray.take is several times faster than fancy indexing for this.
+        return self._new({k: v.take(idx, axis=0) for k, v in self.arrays().items()})
+
+    def put(self, idx: np.ndarray, other: BatchedState) -> None:
+        """Write the games of `other` into positions `idx` of this batch, in place."""
+        if type(other) is not type(self) or other.config != self.config:
+            raise ValueError("State.put: the two states have different configs or games")
+        for k, v in self.arrays().items():
+            v[idx] = getattr(other, k)
+
+    def equal(self, other: object) -> bool:
+        """Whether both states are of one game and hold the same config and identical arrays."""
+        if type(other) is not type(self) or other.config != self.config:  # type: ignore[attr-defined]
+            return False
+        return all(np.array_equal(v, getattr(other, k)) for k, v in self.arrays().items())
+
+    def game_equal(self, other: BatchedState) -> np.ndarray:
+        """(B,) bool: per game, whether every array row is identical."""
+        out = np.ones(self.batch_size, dtype=bool)
+        for k, v in self.arrays().items():
+            w = getattr(other, k)
+            out &= (v == w).reshape(len(v), -1).all(axis=1)
+        return out
+
+    def nbytes_per_game(self) -> int:
+        """Bytes of array data per game."""
+        return sum(v.nbytes for v in self.arrays().values()) // max(self.batch_size, 1)
+
+    def replace(self: S, **changes: Any) -> S:
+        """A new state sharing all arrays except those given."""
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def __eq__(self, other: object) -> bool:
+        return self.equal(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def concatenate(cls: type[S], states: list[S]) -> S:
+        """Join batches that share one config."""
+        if not states:
+            raise ValueError("State.concatenate needs at least one state")
+        cfg = states[0].config
+        if any(type(s) is not type(states[0]) or s.config != cfg for s in states):
+            raise ValueError("State.concatenate: states have different configs or games")
+        names = states[0].array_names()
+        return states[0]._new({k: np.concatenate([getattr(s, k) for s in states]) for k in names})
+
+    # ---- files ---------------------------------------------------------------------
+
+    def _config_meta(self) -> dict[str, Any]:
+        """The config as JSON-able data (see `_config_from_meta`)."""
+        raise NotImplementedError
+
+    @classmethod
+    def _config_from_meta(cls, meta: dict[str, Any]) -> Any:
+        """Rebuild a config from `_config_meta`'s output; ValueError/TypeError if bad."""
+        raise NotImplementedError
+
+    def _check_loaded(self) -> None:
+        """Raise ValueError if a state read from a file is not a valid state."""
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the batch to an `.npz` file (arrays plus the config as JSON), whole or
+        not at all: the file is written beside `path` and renamed over it."""
+        from .files import atomic_write_path
+
+        meta = json.dumps(self._config_meta())
+        target = os.fspath(path)
+        if not target.endswith(".npz"):
+            target += ".npz"  # what numpy would name it
+        with atomic_write_path(target) as tmp, open(tmp, "wb") as fh:
+            np.savez_compressed(fh, __config__=np.array(meta), **self.arrays())  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls: type[S], path: str | os.PathLike[str]) -> S:
+        """Read a batch written by `save`, checking that it is a valid state.
+
+        Raises:
+            ValueError: not a saved state of this game, arrays of the wrong dtype or
+                shape, or a position the rules cannot reach (naming what is wrong).
+        """
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: not a saved state ({exc})") from exc
+        with data:
+            if not hasattr(data, "files") or "__config__" not in data.files:
+                raise ValueError(f"{path}: not a saved state (no __config__ entry)")
+            try:
+                meta = json.loads(str(data["__config__"]))
+                if not isinstance(meta, dict):
+                    raise ValueError("the config entry is not a JSON object")
+                cfg = cls._config_from_meta(meta)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise ValueError(f"{path}: bad config in a saved state: {exc}") from exc
+            names = cls.array_names()
+            missing = [n for n in names if n not in data.files]
+            if missing:
+                raise ValueError(f"{path}: not a saved state, missing arrays {missing}")
+            arrays = {n: data[n] for n in names}
+        template = cls.empty(cfg, 1)  # type: ignore[attr-defined]
+        B = None
+        for n in names:
+            want, got = getattr(template, n), arrays[n]
+            if got.dtype != want.dtype or got.shape[1:] != want.shape[1:] or got.ndim < 1:
+                raise ValueError(
+                    f"{path}: array {n!r} must be {want.dtype} of shape (B, "
+                    f"{', '.join(map(str, want.shape[1:]))}), got {got.dtype} {got.shape}"
+                )
+            if B is None:
+                B = got.shape[0]
+            elif got.shape[0] != B:
+                raise ValueError(f"{path}: array {n!r} has {got.shape[0]} games, others {B}")
+        state: S = cast(Any, cls)(cfg, **arrays)
+        try:
+            state._check_loaded()
+        except ValueError as exc:
+            raise ValueError(f"{path}: not a valid state: {exc}") from exc
+        return state

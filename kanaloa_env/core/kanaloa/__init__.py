@@ -1,0 +1,45 @@
+"""The Kanaloa rules engine (RULES.md): batched numpy state, step, masks, observations, scenarios.
+
+Also importable as `kanaloa_env.core`:
+
+```python
+from kanaloa_env.core.kanaloa import Config, init, step, legal_action_mask, observe
+
+cfg = Config(num_players=4)
+state = init(cfg, batch_size=8192, seed=0)
+mask = legal_action_mask(state)   # (B, 66) bool
+state = step(state, actions)      # actions: (B,) ints
+obs = observe(state)              # (B, OBS_DIM) float32
+```
+"""
+
+from .config import Config
+from .constants import NUM_ACTIONS, Phase, Suit
+from .masks import legal_action_mask
+from .observation import OBS_DIM, decode, observe
+from .ocean import DEFAULT_OCEAN_DECK
+from .scenario import from_scenario, to_scenario
+from .setup import init, init_from_keys, reset_games
+from .state import State
+from .step import step, step_inplace, validate_actions
+
+__all__ = [
+    "Config",
+    "DEFAULT_OCEAN_DECK",
+    "NUM_ACTIONS",
+    "OBS_DIM",
+    "Phase",
+    "State",
+    "Suit",
+    "decode",
+    "from_scenario",
+    "init",
+    "init_from_keys",
+    "legal_action_mask",
+    "observe",
+    "reset_games",
+    "step",
+    "step_inplace",
+    "to_scenario",
+    "validate_actions",
+]
