@@ -13,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import zipfile
+import zlib
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -244,29 +246,41 @@ class BatchedState:
     def load(cls: type[S], path: str | os.PathLike[str]) -> S:
         """Read a batch written by `save`, checking that it is a valid state.
 
+        The file is untrusted: no pickles are read, a file that is not an `.npz` of
+        this game (another format, truncated, corrupt) is refused, and the state
+        must pass the subclass's `_check_loaded` (for Kanaloa, `check_invariants`).
+
         Raises:
             ValueError: not a saved state of this game, arrays of the wrong dtype or
                 shape, or a position the rules cannot reach (naming what is wrong).
         """
         try:
             data = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
+        except _READ_ERRORS as exc:
             raise ValueError(f"{path}: not a saved state ({exc})") from exc
+        if not isinstance(data, np.lib.npyio.NpzFile):  # a bare .npy array
+            raise ValueError(f"{path}: not a saved state (a single array, not an .npz file)")
+        names = cls.array_names()
         with data:
-            if not hasattr(data, "files") or "__config__" not in data.files:
-                raise ValueError(f"{path}: not a saved state (no __config__ entry)")
             try:
-                meta = json.loads(str(data["__config__"]))
-                if not isinstance(meta, dict):
-                    raise ValueError("the config entry is not a JSON object")
-                cfg = cls._config_from_meta(meta)
-            except (ValueError, TypeError, KeyError) as exc:
-                raise ValueError(f"{path}: bad config in a saved state: {exc}") from exc
-            names = cls.array_names()
-            missing = [n for n in names if n not in data.files]
-            if missing:
-                raise ValueError(f"{path}: not a saved state, missing arrays {missing}")
-            arrays = {n: data[n] for n in names}
+                if "__config__" not in data.files:
+                    raise ValueError("no __config__ entry")
+                meta_text = str(data["__config__"])
+                missing = [n for n in names if n not in data.files]
+                if missing:
+                    raise ValueError(f"missing arrays {missing}")
+                # (C order: the engines write through flat views of their arrays.)
+                arrays = {n: np.ascontiguousarray(data[n]) for n in names}
+            except _READ_ERRORS as exc:
+                raise ValueError(f"{path}: not a saved state ({exc})") from exc
+        try:
+            meta = json.loads(meta_text)
+            if not isinstance(meta, dict):
+                raise ValueError("the config entry is not a JSON object")
+            cfg = cls._config_from_meta(meta)
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            what = "nested too deep" if isinstance(exc, RecursionError) else exc
+            raise ValueError(f"{path}: bad config in a saved state: {what}") from exc
         template = cls.empty(cfg, 1)  # type: ignore[attr-defined]
         B = None
         for n in names:
@@ -286,3 +300,9 @@ class BatchedState:
         except ValueError as exc:
             raise ValueError(f"{path}: not a valid state: {exc}") from exc
         return state
+
+
+# What reading a file that is not a whole `.npz` of plain arrays raises: numpy's
+# ValueError for pickled data, zipfile's and zlib's errors for a corrupt or truncated
+# archive, EOFError for a member cut short.
+_READ_ERRORS = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)

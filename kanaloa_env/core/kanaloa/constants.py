@@ -57,6 +57,15 @@ MAX_OCEAN_CARDS = 12  # R1.3
 ROUTE_CARDS = {3: 10, 4: 11, 5: 12}  # R2.1
 MIN_ROUTE_CARDS = 3  # R7.2: no removal while only 3 ocean cards remain
 PAYOUT_STEPS = 3  # R7.3
+# The bound on |progress| a position may hold (scenarios, loaded files). Real games
+# stay far below it: progress starts at 0 and the least progress never decreases
+# (docs/rules.md, R9.1); while the game goes on no boat is more than a lap (<= 24
+# fields) ahead of the last, so each turn a boat moves (a trick's winner, with its
+# dolphin moves, or one player's payout steps: at most 8 + 5 a round) raises the
+# least progress by at most a lap: <= 13 * 24 = 312 a round, under 2**22 over the
+# 10,000-round maximum. Above it the engine's int32 arithmetic on `8 * progress`
+# (route.py) could overflow.
+MAX_PROGRESS = 2**24
 
 # Card types (also the play actions).
 KANALOA = 48

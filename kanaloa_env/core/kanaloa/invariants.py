@@ -18,10 +18,13 @@ from ..batch import check_positive_int
 from . import masks, route
 from .config import Config
 from .constants import (
+    CARD_SUIT,
     HAND_SIZE,
     KANALOA,
     KANALOA_BITS,
+    MAX_PROGRESS,
     MIN_ROUTE_CARDS,
+    NO_SUIT,
     NUM_CARD_TYPES,
     NUM_KANALOA,
     NUM_OCTOPUS,
@@ -29,6 +32,7 @@ from .constants import (
     NUM_TIKI,
     OCTOPUS,
     OCTOPUS_BITS,
+    SUIT_BITS,
     TIKI_BITS,
     TRICKS_PER_ROUND,
     Pending,
@@ -49,15 +53,27 @@ class InvariantError(AssertionError):
 def check_invariants(state: State) -> None:
     """Check every game of a batch; raise `InvariantError` on the first broken rule.
 
-    Checked: every array holds values in its range (first, so that a corrupt index
-    is reported, not met as an IndexError by the checks below); cards are conserved and no card is in two places (R1.2, R3.1); hand
-    sizes match the tricks played; the cached bit sets agree with the arrays they
-    summarise (`played` with the history, `present_slots` with `present`); at most
-    one boat per field except boats that never left the start field (R2.3);
-    progress differences agree with the boats' fields (R9.1) and no boat is more
-    than a lap ahead unless it won (R9.2); at least three ocean cards remain (R7.2);
-    tricks won add up; the cached mask equals a fresh computation and is non-empty
-    exactly when the game is not over; end flags, winner and player to act agree.
+    A state passes when the rules could have reached it, as far as one state shows.
+    Checked: every array holds values in its range, `|progress| <= 8 * MAX_PROGRESS`
+    included (`MAX_PROGRESS` bounds positions given from outside; first, so that a
+    corrupt index is reported, not met as an IndexError by the checks below); hands
+    and the played set hold only the 53 card bits; cards are conserved and no card
+    is in two places (R1.2, R3.1); hand sizes match the tricks played; the cached bit sets agree with the arrays they summarise
+    (`played` with the history, `present_slots` with `present`); at most one boat
+    per field except boats that never left the start field (R2.3); progress
+    differences agree with the boats' fields (R9.1) and no boat is more than a lap
+    ahead unless it won (R9.2); at least three ocean cards remain (R7.2); tricks won
+    add up; the cached mask equals a fresh computation and is non-empty exactly when
+    the game is not over; end flags, winner and player to act agree; rewards are in
+    -1..1 and only where the game is over (R10). The phase fits the trick: the open
+    trick holds fewer than P cards (all P only while its last, an octopus, waits
+    for its removal), the suit to follow is its first Tiki card's (R4.2), the player
+    to act is the one the phase names, the first trick is the starting player's
+    (R3.3); announcements fit the variant and the announce phase (R3.2); a void
+    (the player showed it lacks a suit) means no card of that suit in hand (R4.3);
+    a dolphin decision has a boat on a dolphin with both neighbours free and a move
+    it follows (R6.3, R7.3); a won game ended after a trick, a truncated one after
+    the 8th trick of round `max_rounds` (R9.4).
     """
     cfg = state.config
     P, B = cfg.num_players, state.batch_size
@@ -73,6 +89,10 @@ def check_invariants(state: State) -> None:
         fail(((values < lo) | (values > hi)).any(axis=1), f"{name} outside {lo}..{hi}")
 
     hands = state.hands
+    fail(
+        ((hands | state.played[:, None]) & ~_CARD_BITS).any(axis=1),
+        "a hand or the played set holds a bit that is no card (bits 0..52)",
+    )
     overlap = hands[:, :, None] & hands[:, None, :]
     overlap[:, np.arange(P), np.arange(P)] = 0  # a hand overlaps itself
     fail(overlap.any(axis=(1, 2)), "a card is in two hands (R1.2)")
@@ -153,6 +173,114 @@ def check_invariants(state: State) -> None:
     fresh = masks.compute_mask(state)
     fail((fresh != state.legal).any(axis=1), "cached mask differs from a fresh computation")
     fail(fresh.any(axis=1) == done, "mask must be non-empty exactly when the game is not over")
+    r = state.rewards
+    fail(~(np.abs(r) <= 1).all(axis=1), "rewards outside -1..1 (R10)")
+    fail(~done & (r != 0).any(axis=1), "rewards in a game that is not over (R10)")
+    _check_phase(state, done)
+
+
+def _check_phase(state: State, done: np.ndarray) -> None:
+    """The phase, the open trick, the player to act and the round's public record
+    agree (see `check_invariants`); `done` (B,) is terminated | truncated."""
+    cfg = state.config
+    P, B = cfg.num_players, state.batch_size
+    rows = np.arange(B)
+
+    def fail(bad: np.ndarray, what: str) -> None:
+        games = np.flatnonzero(bad)
+        if games.size:
+            raise InvariantError(f"{what}: games {games[:10].tolist()}")
+
+    phase, cur, leader = state.phase, state.current_player.astype(np.intp), state.leader
+    tn, sp = state.trick_number.astype(np.intp), state.starting_player
+    n_trick = state.num_played - tn * P
+    fail(n_trick > P, "the open trick holds more cards than players")
+    hist = state.history
+    slot = np.minimum(tn[:, None] * P + np.arange(P), hist.shape[1] - 1)
+    trick = np.where(np.arange(P) < n_trick[:, None], hist[rows[:, None], slot], -1)
+    last = trick[rows, np.maximum(n_trick - 1, 0)]
+    octopus_waits = (phase == Phase.REMOVE_OCTOPUS) & (n_trick > 0) & (last == OCTOPUS)
+    fail((n_trick == P) & ~octopus_waits, "a complete trick outside an octopus removal (R4.4)")
+    lead = np.full(B, NO_SUIT, dtype=np.int8)
+    for j in range(P - 1, -1, -1):  # the first Tiki card of the trick wins the overwrite
+        tiki = (trick[:, j] >= 0) & (trick[:, j] < NUM_TIKI)
+        lead = np.where(tiki, CARD_SUIT[np.maximum(trick[:, j], 0)], lead)
+    fail(state.lead_suit != lead, "the suit to follow is not the trick's first Tiki suit (R4.2)")
+    fail((tn == 0) & (leader != sp), "the first trick is not led by the starting player (R3.3)")
+
+    seat_after = (leader + n_trick) % P
+    fail(
+        (phase == Phase.PLAY) & ((cur != seat_after) | (tn >= TRICKS_PER_ROUND)),
+        "phase play: not the next player of an open trick to act",
+    )
+    fail(
+        (phase == Phase.REMOVE_OCTOPUS) & (~octopus_waits | (cur != (seat_after - 1) % P)),
+        "phase remove_octopus: the player to act did not just play an octopus (R4.4)",
+    )
+    fail(
+        (phase == Phase.REMOVE_ROUND_END)
+        & ((tn != TRICKS_PER_ROUND) | (cur != leader) | (n_trick != 0)),
+        "phase remove_round_end: not after the 8th trick with its winner to act (R7.1)",
+    )
+    after_move = (phase == Phase.DOLPHIN) | done
+    fail(after_move & ((n_trick != 0) | (tn == 0)), "a move's aftermath with an open trick")
+    fail(
+        (phase == Phase.ANNOUNCE) & ((state.num_played != 0) | (not cfg.nil_announcement)),
+        "phase announce after a card or without the variant (R3.2)",
+    )
+    fail(
+        state.truncated & ((state.round != cfg.max_rounds) | (tn != TRICKS_PER_ROUND)),
+        "truncated before the end of round max_rounds (R9.4)",
+    )
+
+    dolphin = phase == Phase.DOLPHIN
+    fail(dolphin != (state.pending != Pending.NONE), "pending set exactly in phase dolphin")
+    seat_flat = rows * P + np.maximum(cur, 0)
+    announced_cur = state.announced.take(seat_flat)
+    trick_pending = dolphin & (state.pending == Pending.TRICK)
+    moves = not cfg.nil_announcement or cfg.announced_boat_moves
+    fail(
+        trick_pending & ((cur != leader) | ((announced_cur == 1) & (not moves))),
+        "a dolphin decision after a trick, not by the trick's winner who moved (R6.3, R7.4)",
+    )
+    fail(
+        dolphin
+        & (state.pending == Pending.PAYOUT)
+        & (
+            (not cfg.nil_announcement)
+            | (tn != TRICKS_PER_ROUND)
+            | (announced_cur != 1)
+            | (state.tricks_won.take(seat_flat) != 0)
+        ),
+        "a dolphin decision in the payouts, not by an announcer without tricks (R7.3)",
+    )
+    d = np.flatnonzero(dolphin)
+    if d.size:
+        ok = route.dolphin_eligible(state, d, cur[d])
+        fail(np.isin(rows, d[~ok]), "a dolphin decision without an eligible dolphin (R6.3)")
+
+    ann = state.announced
+    if not cfg.nil_announcement:
+        fail((ann != -1).any(axis=1), "announcements without the variant (R3.2)")
+    else:
+        rank = (np.arange(P) - sp[:, None]) % P
+        decided = np.where(
+            (phase == Phase.ANNOUNCE)[:, None], rank < ((cur - sp) % P)[:, None], True
+        )
+        fail(((ann != -1) != decided).any(axis=1), "announcements do not fit the phase (R3.2)")
+    voids = state.voids.astype(np.uint64)
+    held = np.zeros_like(state.hands)
+    for s in range(NUM_SUITS):
+        suit_held = (state.hands & SUIT_BITS[s]) != 0
+        held |= suit_held.astype(np.uint64) << np.uint64(s)
+    fail((voids & held).any(axis=1), "a void in a suit the player holds (R4.3)")
+    fail(
+        (state.num_played == 0) & (state.voids != 0).any(axis=1),
+        "a void before the first card of the round",
+    )
+
+
+_CARD_BITS = TIKI_BITS | KANALOA_BITS | OCTOPUS_BITS
 
 
 def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
@@ -176,6 +304,10 @@ def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
         ("voids", 0, (1 << NUM_SUITS) - 1),
         ("route", 0, len(cfg.deck.color) - 1),  # deck field codes
         ("boat_field", 0, cfg.route_fields - 1),
+        # A position given from outside holds |progress| <= MAX_PROGRESS, and no game
+        # gains 2**22 from there (constants.py): 8x the bound leaves room, and
+        # route.py's 8 * progress still fits the int32.
+        ("progress", -8 * MAX_PROGRESS, 8 * MAX_PROGRESS),
     )
 
 

@@ -102,9 +102,17 @@ class State(BatchedState):
         return Config.from_dict(meta["num_players"], meta.get("config"))
 
     def _check_loaded(self) -> None:
+        """A state read from a file must pass `check_invariants` and hold progress
+        within `MAX_PROGRESS`, as a scenario must (`from_scenario`)."""
+        from .constants import MAX_PROGRESS
         from .invariants import InvariantError, check_invariants
 
         try:
             check_invariants(self)
         except InvariantError as exc:
             raise ValueError(str(exc)) from exc
+        far = np.flatnonzero((np.abs(self.progress.astype(np.int64)) > MAX_PROGRESS).any(axis=1))
+        if far.size:
+            raise ValueError(
+                f"progress beyond -{MAX_PROGRESS}..{MAX_PROGRESS}: games {far[:10].tolist()}"
+            )
