@@ -67,6 +67,23 @@ def test_bad_seat_or_out_raise_value_error() -> None:
         observe(state, out=np.zeros((8, OBS_DIM), dtype=np.float64))
 
 
+@pytest.mark.parametrize(
+    "seat", [2.7, 2.0, True, np.float64(1), "2", [1.0] * 8, np.ones(8, bool)]
+)
+def test_a_seat_that_is_no_integer_is_a_type_error(seat: object) -> None:
+    # Issue 19.6: seat=2.7 was cast to 2 and seat=True to 1, silently.
+    state = _mixed_batch(4, 8, 3)
+    with pytest.raises(TypeError, match=r"seat must be an int or a \(8,\) integer array"):
+        observe(state, seat=seat)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_seats_stay_accepted() -> None:
+    state = _mixed_batch(4, 8, 3)
+    want = observe(state, seat=2)
+    for seat in (np.int64(2), np.uint8(2), np.int8(2), np.full(8, 2, np.int32), [2] * 8):
+        np.testing.assert_array_equal(observe(state, seat=seat), want)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("cards", [10, 11, 12])
 def test_route_order_lists_the_present_fields_in_sailing_order(cards: int) -> None:
     # The table behind the route block, against a plain reading: from the own field,

@@ -371,8 +371,9 @@ def observe(
 
     Args:
         state: a batch of `B` games.
-        seat: (B,) ints or one int: whose view; default each game's player to act
-            (seat 0 for games that are over).
+        seat: (B,) ints or one int (Python or numpy integers; not floats or bools):
+            whose view; default each game's player to act (seat 0 for games that are
+            over).
         out: optional (B, OBS_DIM) float32 array to write into (every entry is written).
         threads: encode the batch in up to this many parts at once, on this thread
             and a shared pool. numpy releases the GIL inside its array loops, so with
@@ -386,6 +387,10 @@ def observe(
 
     Returns:
         (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).
+
+    Raises:
+        TypeError: `seat` is not an integer or an integer array.
+        ValueError: `seat` of the wrong shape or out of 0..P-1, a bad `out`.
     """
     B, P = state.batch_size, state.num_players
     if threads != 1 or type(threads) is not int:
@@ -393,7 +398,14 @@ def observe(
     if seat is None:
         me = np.maximum(state.current_player, 0).astype(np.intp)
     else:
-        me = np.asarray(seat).astype(np.intp)
+        me = np.asarray(seat)
+        if me.dtype.kind not in "iu":  # (a float or a bool seat was once cast silently)
+            raise TypeError(
+                f"seat must be an int or a ({B},) integer array, got {seat!r:.60}"
+                if me.ndim == 0
+                else f"seat must be an int or a ({B},) integer array, got dtype {me.dtype}"
+            )
+        me = me.astype(np.intp)
         if me.ndim == 0:
             me = np.full(B, me, dtype=np.intp)
         elif me.shape != (B,):
