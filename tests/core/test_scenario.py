@@ -94,8 +94,15 @@ def test_include_key_adds_only_the_key() -> None:
 
 def test_to_scenario_rejects_a_bad_game_index() -> None:
     s = init(Config(), 2, seed=0)
-    with pytest.raises(ValueError, match=r"game index must be in 0\.\.1"):
+    with pytest.raises(ValueError, match=r"game index i must be in 0\.\.1, got 2"):
         to_scenario(s, 2)
+    # Issue 19.6: a string, a float or a bool was coerced to game 2 or 1.
+    for bad in ("1", 1.0, 1.7, True, np.float64(1), None):
+        with pytest.raises(TypeError, match=r"game index i must be an int in 0\.\.1, got"):
+            to_scenario(s, bad)  # type: ignore[arg-type]
+    assert to_scenario(s, np.int64(1)) == to_scenario(s, 1) == to_scenario(s, np.uint8(1))
+    with pytest.raises(TypeError, match="state must be a kanaloa_env.core.State"):
+        to_scenario(to_scenario(s, 0), 0)  # type: ignore[arg-type]
 
 
 def random_positions(cfg: Config, games: int, seed: int, every: int = 3) -> list[State]:
@@ -243,9 +250,12 @@ BAD = {
     "card held and played": (_hand(0, H0[:-1] + ["blue-1"]), r"hands/played_this_round.*twice"),
     "card twice in a hand": (_hand(0, H0[:-1] + [H0[0]]), r"hands\[0\].*twice"),
     "four kanaloa": (_hand(0, H0[:-3] + ["kanaloa"] * 3), r"hands/played_this_round.*kanaloa"),
-    "unknown card": (_hand(0, H0[:-1] + ["pink-3"]), r"'hands\[0\]'.*unknown card"),
+    "unknown card": (_hand(0, H0[:-1] + ["pink-3"]), r"'hands\[0\]\[6\]' is an unknown card"),
     # boats
-    "boat on a removed card": (_boat(0, field=20, progress=1), r"'boats\[0\]'.*field.*0\.\.19"),
+    "boat on a removed card": (
+        _boat(0, field=20, progress=1),
+        r"'boats\[0\]\.field' must be an int in 0\.\.19",
+    ),
     "two boats on one field": (
         lambda sc: [sc["boats"][p].update(field=3, progress=-16) for p in (0, 1)],
         r"'boats': players 0 and 1 share field 3",
@@ -305,7 +315,10 @@ BAD = {
     "removed misses a card": (_set(removed=[8]), r"'removed'"),
     "unknown config key": (_set(config={"dolphins": True}), r"'config'.*unknown config keys"),
     "bad config value": (_set(config={"max_rounds": 0}), r"'config'.*max_rounds"),
-    "voids with a bad suit": (_set(voids=[["pink"], [], []]), r"'voids\[0\]'"),
+    "voids with a bad suit": (
+        _set(voids=[["pink"], [], []]),
+        r"'voids\[0\]\[0\]' must be a suit name",
+    ),
     "key out of range": (_set(key=-1), r"'key'"),
     "num_players out of range": (_set(num_players=6), r"'num_players'"),
 }
