@@ -23,7 +23,8 @@ class Config:
         ocean_deck: the ocean cards (R1.3); see `kanaloa_env.core.ocean`.
         nil_announcement: the "announce no tricks" variant (R3.2, R7.3).
         announced_boat_moves: whether a player who announced still moves for
-            tricks won (R7.4); the book says no.
+            tricks won (R7.4). No edition says it does not; the books imply it (an
+            announced boat is tilted; the Polish edition takes it off the route).
         dolphin: `"optional"` (the player decides, R6.3) or `"automatic"`.
         dolphin_chain: whether a dolphin bonus move may trigger another (R6.3).
         max_rounds: rounds after which an unfinished game is truncated (R9.4).
