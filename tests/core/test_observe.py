@@ -67,9 +67,7 @@ def test_bad_seat_or_out_raise_value_error() -> None:
         observe(state, out=np.zeros((8, OBS_DIM), dtype=np.float64))
 
 
-@pytest.mark.parametrize(
-    "seat", [2.7, 2.0, True, np.float64(1), "2", [1.0] * 8, np.ones(8, bool)]
-)
+@pytest.mark.parametrize("seat", [2.7, 2.0, True, np.float64(1), "2", [1.0] * 8, np.ones(8, bool)])
 def test_a_seat_that_is_no_integer_is_a_type_error(seat: object) -> None:
     # Issue 19.6: seat=2.7 was cast to 2 and seat=True to 1, silently.
     state = _mixed_batch(4, 8, 3)

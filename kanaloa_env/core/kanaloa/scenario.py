@@ -6,6 +6,10 @@ information: `voids` (per player, the suits that player showed it lacks this
 round; earlier tricks' leaders are not in the format, so this cannot be derived)
 and `key` (the game's random key, which fixes future deals; written when
 `to_scenario(..., include_key=True)`).
+
+`from_scenario` treats its input as untrusted: strict types, bounded nesting and
+size, and only positions the rules can reach; every rejection names its key
+(docs/scenario.md, Validation).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ starting slots for the whole game: slot `n` holds one ocean card and the fields
 | trick_number | (B,) int8 | tricks completed this round, 0..8 |
 | num_played | (B,) int8 | cards played this round |
 | history | (B, 8P) int8 | card types played this round in order, -1 after |
-| played | (B,) uint64 | bit set of the cards played this round (as `hands`; special copies from the lowest bit up, see `constants.played_word`) |
+| played | (B,) uint64 | bit set of the cards played this round (as `hands`; special copies from the lowest bit up, see `tricks.add_played`) |
 | lead_suit | (B,) int8 | suit to follow in the current trick (R4.2), -1 none |
 | trump | (B,) int8 | trump suit of the current trick (R5.5, R8.2) |
 | hands | (B, P) uint64 | bit set of the 53 physical cards each player holds |
