@@ -80,9 +80,8 @@ def check_invariants(state: State) -> None:
     rows = np.arange(B)
 
     def fail(bad: np.ndarray, what: str) -> None:
-        games = np.flatnonzero(bad)
-        if games.size:
-            raise InvariantError(f"{what}: games {games[:10].tolist()}")
+        if bad.any():  # (the common case, nothing bad, without np.flatnonzero's wrappers)
+            raise InvariantError(f"{what}: games {np.flatnonzero(bad)[:10].tolist()}")
 
     for name, lo, hi in _ranges(cfg):
         values = getattr(state, name).reshape(B, -1)
@@ -187,9 +186,8 @@ def _check_phase(state: State, done: np.ndarray) -> None:
     rows = np.arange(B)
 
     def fail(bad: np.ndarray, what: str) -> None:
-        games = np.flatnonzero(bad)
-        if games.size:
-            raise InvariantError(f"{what}: games {games[:10].tolist()}")
+        if bad.any():  # (the common case, nothing bad, without np.flatnonzero's wrappers)
+            raise InvariantError(f"{what}: games {np.flatnonzero(bad)[:10].tolist()}")
 
     phase, cur, leader = state.phase, state.current_player.astype(np.intp), state.leader
     tn, sp = state.trick_number.astype(np.intp), state.starting_player

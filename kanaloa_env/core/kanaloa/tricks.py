@@ -115,7 +115,9 @@ def add_played(played: np.ndarray, kind: np.ndarray) -> None:
 def played_from_history(history: np.ndarray, num_played: np.ndarray) -> np.ndarray:
     """(B,) uint64 `State.played` rebuilt from (B, H) `history` and (B,) `num_played`."""
     played = np.zeros(len(history), dtype=np.uint64)
-    for j in range(history.shape[1]):
+    # Only the slots some game has filled: at 4 players, batch 1, 12 cards played,
+    # 255 us against 482 us for all 32 slots (timeit, 2-core VM at load ~13).
+    for j in range(int(num_played.max(initial=0))):
         on = j < num_played
         add_played(played, np.where(on, CARD_TYPE_BITS.take(np.maximum(history[:, j], 0)), 0))
     return played
