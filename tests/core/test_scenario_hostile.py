@@ -208,6 +208,10 @@ BAD_TYPES: dict[str, tuple[Any, str]] = {
     "a list inside itself": (lambda sc: sc["removed"].append(sc["removed"]), r"'removed'"),
     "a huge number": (lambda sc: sc.update(round=10**5000), r"'round' must be an int .* bits"),
     "a long string": (lambda sc: sc.update(phase="x" * 10**6), r"'phase' must be one of"),
+    "a long config value": (
+        lambda sc: sc.update(config={"dolphin": "x" * 10**6}),
+        r"'config' is invalid: Config.dolphin must be one of",
+    ),
 }
 
 

@@ -333,10 +333,13 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
     try:
         cfg = Config.from_dict(P, cfg_over)
     except (ValueError, TypeError) as e:
-        raise _bad("config", f"is invalid: {e}") from None
+        text = str(e)  # (it may quote a bad value at length)
+        raise _bad(
+            "config", f"is invalid: {text[:300]}{'...' if len(text) > 300 else ''}"
+        ) from None
     state = empty_state(cfg, 1)
     F = _read_route(sc, cfg, state)
-    fields, progress = _read_boats(sc, cfg, state, F)
+    progress = _read_boats(sc, cfg, state, F)
 
     # Round and turn.
     state.round[0] = _int_at(_need(sc, "round"), "round", 1, cfg.max_rounds)
@@ -481,10 +484,8 @@ def _read_route(sc: dict[str, Any], cfg: Config, state: State) -> int:
     return 2 * m
 
 
-def _read_boats(
-    sc: dict[str, Any], cfg: Config, state: State, F: int
-) -> tuple[list[int], list[int]]:
-    """`boats` into `state` (R2.3, R9.1); returns their fields and progress."""
+def _read_boats(sc: dict[str, Any], cfg: Config, state: State, F: int) -> list[int]:
+    """`boats` into `state` (R2.3, R9.1); returns their progress."""
     P = cfg.num_players
     boats = _list_at(_need(sc, "boats"), "boats", P)
     fields, progress = [], []
@@ -511,7 +512,7 @@ def _read_boats(
                 )
     state.boat_field[0] = fields  # slots 0..m-1 hold the route in order
     state.progress[0] = progress
-    return fields, progress
+    return progress
 
 
 def _read_cards(
