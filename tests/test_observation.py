@@ -105,18 +105,28 @@ def test_observation_doc_is_generated_from_the_layout() -> None:
 def _reshuffle_others(sc: dict, seat: int, rng: np.random.Generator) -> dict:
     """The same position with every other player's hand redrawn from the cards `seat`
     cannot see (other hands and the unused rest of the deck), sizes kept, and another
-    random key (future deals)."""
+    random key (future deals). The redraw respects what `seat` does know of the other
+    hands: the public voids (a player who showed it lacks a suit holds none, R4.3)."""
     out = copy.deepcopy(sc)
     pool = list(FULL_DECK)
     for c in sc["played_this_round"] + sc["hands"][seat]:
         pool.remove(c)
-    order = rng.permutation(len(pool))
-    pool = [pool[i] for i in order]
-    for p, hand in enumerate(sc["hands"]):
-        if p != seat:
-            out["hands"][p], pool = pool[: len(hand)], pool[len(hand) :]
-    out["key"] = int(rng.integers(0, 2**63))
-    return out
+    voids = sc.get("voids", [[] for _ in sc["hands"]])
+    others = sorted((p for p in range(len(sc["hands"])) if p != seat), key=lambda p: -len(voids[p]))
+    for _ in range(100):  # (the most constrained players draw first; retry if stuck)
+        rest = [pool[i] for i in rng.permutation(len(pool))]
+        for p in others:
+            allowed = [c for c in rest if c.split("-")[0] not in voids[p]]
+            n = len(sc["hands"][p])
+            if len(allowed) < n:
+                break
+            out["hands"][p] = allowed[:n]
+            for c in allowed[:n]:
+                rest.remove(c)
+        else:
+            out["key"] = int(rng.integers(0, 2**63))
+            return out
+    raise AssertionError("no redraw of the other hands fits the voids")
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
