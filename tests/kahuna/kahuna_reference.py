@@ -202,7 +202,7 @@ def config(sc: Scenario) -> dict[str, Any]:
 
 def overrides(cfg: dict[str, Any]) -> dict[str, Any]:
     """The scenario's `config` value for a full config: only the keys that differ from DEFAULTS."""
-    return {k: v for k, v in cfg.items() if DEFAULTS[k] != v or type(DEFAULTS[k]) is not type(v)}
+    return {k: v for k, v in cfg.items() if v != DEFAULTS[k]}
 
 
 # ---- reading a position ----------------------------------------------------------------
@@ -261,12 +261,13 @@ def bridge_supply(sc: Scenario, player: int) -> int:
 
 def stone_supply(sc: Scenario, player: int) -> int:
     """K1.6: stones_per_player minus the player's stones on the board."""
-    return config(sc)["stones_per_player"] - len(sc["stones"][player])
+    limit: int = config(sc)["stones_per_player"]
+    return limit - len(sc["stones"][player])
 
 
-def _known(sc: Scenario) -> list[list[str]]:
-    known = sc.get("known", [[], []])
-    return known  # type: ignore[no-any-return]
+def _known(sc: Scenario) -> Any:
+    """The scenario's `known` (K6.7), which is optional and defaults to nothing known."""
+    return sc.get("known", [[], []])
 
 
 # ---- the start position (K2) -------------------------------------------------------------
@@ -298,9 +299,9 @@ def deal(cards: Sequence[str], starting_player: int, cfg: dict[str, Any] | None 
         "starting_player": starting_player,
         "bridges": [[], []],
         "stones": [[], []],
-        "hands": [cards[0:3], cards[3:6]],
-        "face_up": cards[6:9],
-        "pile": cards[9:],
+        "hands": [cards[0:DEAL], cards[DEAL : 2 * DEAL]],
+        "face_up": cards[2 * DEAL : 2 * DEAL + SLOTS],
+        "pile": cards[2 * DEAL + SLOTS :],
         "discard_up": [],
         "discard_down": [[], []],
         "known": [[], []],
@@ -525,7 +526,7 @@ def action_index(kind: str, *args: Any) -> int:
         (slot,) = args
         if not _is_int(slot) or not 0 <= slot < SLOTS:
             raise ValueError(f"take: slot must be 0, 1 or 2, got {slot!r}")
-        return TAKE_BASE + slot
+        return TAKE_BASE + int(slot)
     if kind in ("end_play", "draw", "skip") and not args:
         return {"end_play": END_PLAY, "draw": DRAW, "skip": SKIP}[kind]
     raise ValueError(
