@@ -43,7 +43,6 @@ Readings where the spec says nothing explicit (each one is marked "Reading:" at 
 
 from __future__ import annotations
 
-import copy
 import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -793,10 +792,23 @@ def _canonical(sc: Scenario) -> None:
     sc["discard_up"].sort(key=ISLAND_INDEX.__getitem__)
 
 
+def _copy(v: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars).
+
+    About 2.5x faster than copy.deepcopy on E1's position (23 against 60 us, load 8.6 on 2
+    cores: `timeit` of both on test_kahuna_reference.e1_start()); a step copies once.
+    """
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
 def normalised(sc: Scenario) -> Scenario:
     """A checked copy of `sc` in canonical form (sorted lists, `known` present, overrides only)."""
     check(sc)
-    out = copy.deepcopy(sc)
+    out: Scenario = _copy(sc)
     _canonical(out)
     return out
 
@@ -817,7 +829,8 @@ def step(sc: Scenario, action: int) -> tuple[Scenario, list[float], bool]:
             f"action {action} ({describe(action)}) is not legal here; "
             f"legal: {sorted(legal) if legal else 'none (the game is over)'}"
         )
-    s = normalised(sc)
+    s: Scenario = _copy(sc)  # legal_actions has checked sc
+    _canonical(s)
     p = s["to_act"]
     reshuffled = False
     if action < REMOVE_BASE:

@@ -1208,3 +1208,15 @@ def test_random_positions_distinct_actions_distinct_states() -> None:
                     assert {a, b} <= {TAKE0, TAKE1, TAKE2}, (R.describe(a), R.describe(b))
                     assert sc["face_up"][a - TAKE0] == sc["face_up"][b - TAKE0]
                 results[key] = a
+
+
+def test_check_rejects_too_many_bridges_or_stones() -> None:
+    base = make(bridges=(HOLD_ALOA, HOLD_GOLA), stones=(["ALOA"], ["GOLA"]))
+    with pytest.raises(ValueError, match=r"bridges\[0\].*at most 25"):
+        R.check(_bad({"bridges": [list(R.LINE_NAMES[:26]), []], "stones": [[], []]}, base))
+    lines0 = list(R.LINE_NAMES[:25])  # player 1 owns the other two lines
+    held = [x for x in R.ISLANDS if R.holder({"bridges": [lines0, []]}, x) == 0]
+    board = {"bridges": [lines0, list(R.LINE_NAMES[25:])]}
+    R.check(_bad({**board, "stones": [held[:11], []], "config": {"stones_per_player": 11}}, base))
+    with pytest.raises(ValueError, match=r"stones\[0\].*at most 10"):
+        R.check(_bad({**board, "stones": [held[:11], []]}, base))
