@@ -21,19 +21,27 @@ What it covers, by rule id:
   (K8.1, K8.2), truncation (K9.1) and rewards (K10.1).
 - `check(sc)`: the spec's list of rejected scenarios ("Rejected with a ValueError naming the
   key") plus structural checks (types, names, list lengths).
-- Helpers: `holder`, `line_counts`, `bridge_supply`, `stone_supply`, `action_index`,
-  `describe`, `spent_cards`.
+- Helpers: `holder`, `line_counts`, `owner`, `bridge_supply`, `stone_supply`, `config`,
+  `overrides`, `normalised`, `action_index`, `describe`, `spent_cards`, `play`.
 
 Action indices (the spec's action table, `Discrete(153)`): 0-53 PLACE, 54-134 REMOVE,
 135-146 DISCARD (hand-back in the DRAW phase), 147 END_PLAY, 148-150 TAKE, 151 DRAW, 152 SKIP.
 
 Readings where the spec says nothing explicit (each one is marked "Reading:" at its code):
 
-- A reshuffle (K7.3) is random, so after one `step` returns `reshuffled=True` and lays the
+- A reshuffle (K7.3) is random, so a `step` that returns `reshuffled=True` lays the
   reshuffled cards out in sorted order: `face_up` holds the first three, `pile` the rest. A
   caller compares `face_up + pile` as a multiset.
 - The early-end check after scorings 1 and 2 (K8.2 "right after scorings 1 and 2 (K7.3)") runs
   after the reshuffle, so the finished position holds the new pile and row.
+- A face-up 2-card removal forgets one known copy per spent card (K6.7), so x+x forgets two.
+- Hand-backs in the DRAW phase follow K6.4 alone, whatever the `discard_rule` (K4.4 is about
+  the PLAY phase).
+- At the end of a turn the order is K6.5's: exhaustion and scoring (K7), the early-end check
+  that follows a scoring (K8.2), then truncation (K9.1). A scoring turn that reaches max_turns
+  is scored and reshuffled (`reshuffled` True) and then truncated, unless K8.2 ended the game.
+- `check` rejects an unknown key (`key` included: no random key is modelled) and a finished
+  game without an `end_reason`, beyond the spec's list.
 - A finished game keeps the values the ending step left in every field the spec does not tie to
   the end: `turn` counts the turn that just ended (if one did), `last_turn_skipped` is what that
   turn set, `final_turns_left` is 2 or 1 when an early end interrupts a final turn and null
@@ -346,6 +354,7 @@ def check(sc: Scenario) -> None:
     """
     if not isinstance(sc, dict):
         raise TypeError(f"a scenario is a dict, got {type(sc).__name__}")
+    # Reading: unknown keys, `key` among them, are rejected rather than ignored.
     for k in sc:
         if k not in KEYS:
             hint = " (this reference models no random key)" if k == "key" else ""
@@ -480,6 +489,7 @@ def check(sc: Scenario) -> None:
         if cfg["early_end"] and scorings and (not bridges[0] or not bridges[1]):
             raise ValueError("bridges: a running game meets the early end K8.2")
     else:
+        # Reading: the spec lists end_reason's values; a finished game must have one.
         if sc["end_reason"] not in END_REASONS:
             raise ValueError(f"end_reason must be one of {END_REASONS} once the game is over")
         if sc["winner"] not in (None, 0, 1) or isinstance(sc["winner"], bool):
@@ -625,6 +635,7 @@ def legal_actions(sc: Scenario) -> set[int]:
     if sc["phase"] == "draw":
         acts = _draw_options(sc, p)
         # K6.4: a hand-back is legal exactly with 5 cards or after a first hand-back.
+        # Reading: discard_rule (K4.4) governs DISCARD in PLAY only; K6.4 has its own rule.
         if len(sc["hands"][p]) == HAND_LIMIT or sc["handed_back"]:
             acts |= held
         return acts
@@ -661,6 +672,8 @@ def _forget_face_down(sc: Scenario, p: int) -> None:
 
 def _spend(sc: Scenario, p: int, cards: list[str]) -> None:
     """K4.5: spent cards go face up onto the discard pile."""
+    # Reading: K6.7 "Spending x face up removes one x" applies per card, so a removal with
+    # x+x forgets two x; otherwise `known` could exceed the hand (a rejected scenario).
     for x in cards:
         sc["hands"][p].remove(x)
         sc["discard_up"].append(x)
@@ -671,7 +684,7 @@ def _claim(sc: Scenario, p: int, x: str) -> None:
     """K5.3: a stone if one is left (a), and every opponent bridge at x goes back (b)."""
     if stone_supply(sc, p) > 0:
         sc["stones"][p].append(x)
-    # Reading (A2): without a stone the island is still claimed, so (b) still clears it.
+    # A2: without a stone the island is still claimed, so (b) still clears it.
     q = 1 - p
     sc["bridges"][q] = [name for name in sc["bridges"][q] if x not in LINES[LINE_INDEX[name]]]
 
@@ -704,6 +717,7 @@ def _stone_losses(sc: Scenario) -> None:
 
 def _finish(sc: Scenario, winner: int | None, reason: str) -> None:
     """K8.3: the game is over; it records its winner (None for a draw)."""
+    # Reading: every other field keeps what the ending step left (see the module docstring).
     sc.update(phase="game_over", to_act=None, winner=winner, end_reason=reason, handed_back=False)
 
 
@@ -744,7 +758,10 @@ def _final_winner(sc: Scenario) -> int | None:
 
 
 def _end_turn(sc: Scenario, p: int, skipped: bool) -> bool:
-    """The end of p's turn (K6.5, K7.1-K7.5, K8.2, K9.1); True when a reshuffle was dealt."""
+    """The end of p's turn (K6.5, K7.1-K7.5, K8.2, K9.1); True when a reshuffle was dealt.
+
+    Reading: K6.5's order, K7 (with K8.2's check right after a scoring) before K9.
+    """
     sc["turn"] += 1
     sc.update(phase="play", handed_back=False, last_turn_skipped=skipped, to_act=1 - p)
     ftl = sc["final_turns_left"]
