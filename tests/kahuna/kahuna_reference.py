@@ -22,7 +22,8 @@ What it covers, by rule id:
 - `check(sc)`: the spec's list of rejected scenarios ("Rejected with a ValueError naming the
   key") plus structural checks (types, names, list lengths).
 - Helpers: `holder`, `line_counts`, `owner`, `bridge_supply`, `stone_supply`, `config`,
-  `overrides`, `normalised`, `action_index`, `describe`, `spent_cards`, `play`.
+  `overrides`, `normalised`, `comparable` (what a comparison with the engine should compare),
+  `action_index`, `describe`, `spent_cards`, `play`.
 
 Action indices (the spec's action table, `Discrete(153)`): 0-53 PLACE, 54-134 REMOVE,
 135-146 DISCARD (hand-back in the DRAW phase), 147 END_PLAY, 148-150 TAKE, 151 DRAW, 152 SKIP.
@@ -827,6 +828,23 @@ def normalised(sc: Scenario) -> Scenario:
     check(sc)
     out: Scenario = _copy(sc)
     _canonical(out)
+    return out
+
+
+def comparable(sc: Scenario, reshuffled: bool) -> Scenario:
+    """`sc` made comparable with a `step` result: canonical, without `key`, row and pile pooled.
+
+    With `reshuffled` True (a K7.3 reshuffle in the step that produced `sc`) the real order of
+    the new row and pile is random, so `face_up` becomes None and `pile` the sorted multiset
+    of both. Use it on both sides: `comparable(engine_sc, rs) == comparable(ref_sc, rs)`.
+    """
+    out: Scenario = _copy(sc)
+    out.pop("key", None)
+    out = normalised(out)
+    if reshuffled:
+        cards = [x for x in out["face_up"] if x is not None] + out["pile"]
+        out["face_up"] = None
+        out["pile"] = sorted(cards, key=ISLAND_INDEX.__getitem__)
     return out
 
 

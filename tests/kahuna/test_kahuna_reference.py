@@ -1220,3 +1220,32 @@ def test_check_rejects_too_many_bridges_or_stones() -> None:
     R.check(_bad({**board, "stones": [held[:11], []], "config": {"stones_per_player": 11}}, base))
     with pytest.raises(ValueError, match=r"stones\[0\].*at most 10"):
         R.check(_bad({**board, "stones": [held[:11], []]}, base))
+
+
+def test_comparable_pools_a_reshuffled_row_and_pile() -> None:
+    sc = _last_card([], turn=30)
+    ref, _, reshuffled = R.step(sc, TAKE1)
+    real = copy.deepcopy(ref)
+    cards = real["face_up"] + real["pile"]
+    random.Random(0).shuffle(cards)
+    real["face_up"], real["pile"] = cards[:3], cards[3:]
+    real["key"] = [1, 2]
+    assert real != ref
+    assert R.comparable(real, reshuffled) == R.comparable(ref, reshuffled)
+    assert R.comparable(real, False) != R.comparable(ref, False)
+    real["pile"][0] = "ALOA" if real["pile"][0] != "ALOA" else "BARI"
+    with pytest.raises(ValueError, match="2 per island"):
+        R.comparable(real, reshuffled)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "cfg", GAME_CONFIGS, ids=lambda c: ",".join(map(str, c.values())) or "defaults"
+)
+def test_random_games_soak(cfg: dict[str, Any]) -> None:
+    rng = random.Random("soak" + repr(cfg))
+    for _ in range(100):
+        game = random_game(rng, cfg)
+        for _, _, nxt, _, _ in game:
+            R.check(nxt)
+        assert game[-1][2]["turn"] <= 130  # K7.6
