@@ -1,16 +1,19 @@
 """The legal-action mask: the only code that decides what is legal (DESIGN.md, Masks).
 
 How it is computed: the 153 actions are the bits of three 64-bit words per game
-(action i is bit i % 64 of word i // 64). PLACE and REMOVE (K4.1, K4.2) need a
-line condition (free, or the opponent's) and card conditions; each comes from
-tables indexed by the bytes of the bit sets, ORed together and ANDed, then the
-phase's other actions are added and the words are unpacked into the bool mask.
+(action a is bit a % 64 of word a // 64), unpacked into the bool mask at the end.
+A PLACE or REMOVE (K4.1, K4.2) needs its line free or the opponent's, and cards to
+pay: per word, the line conditions come from tables indexed by the bytes of the
+free and the opponent's line sets (ORed), the card conditions from tables indexed
+by the two 12-bit halves of the hand's count word (ANDed: each half's table holds
+an action when the conditions on the islands of that half hold). Everything is
+whole-batch arithmetic on (B,) words, written into reused arrays.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+import threading
 
 import numpy as np
 
@@ -29,6 +32,7 @@ from .constants import (
     NUM_ISLANDS,
     NUM_LINES,
     REMOVE_BASE,
+    REMOVE_PAIRS,
     ROW_SLOTS,
     SKIP,
     TAKE_BASE,
@@ -40,28 +44,37 @@ from .state import State
 _WORDS = 3  # 64-bit words holding the 153 action bits
 _LITTLE = sys.byteorder == "little"
 _LINE_BYTES = 4  # a line set (uint32) as bytes
-_HAND_BYTES = 3  # a count word's 24 bits: 4 islands per byte
+_HALF = 6  # islands per half of a count word: 12 bits
+_MASK64 = 2**64 - 1
 
 
-def _words(bits: int) -> np.ndarray:
-    """(3,) uint64: an action set given as a Python int (bit a for action a)."""
-    return np.array([(bits >> (64 * k)) & (2**64 - 1) for k in range(_WORDS)], dtype=np.uint64)
+def _word(bits: int, k: int) -> int:
+    """Word k (bits 64k..64k+63) of an action set given as a Python int."""
+    return (bits >> (64 * k)) & _MASK64
 
 
-def _word_bits(actions: Iterable[int]) -> np.ndarray:
-    """(3,) uint64: the action words with the bits of `actions` set."""
-    return _words(sum(1 << a for a in set(actions)))
-
-
-def _line_rows(actions_of_line: dict[int, list[int]]) -> np.ndarray:
-    """(4 * 256, 3) uint64: row 256 j + v holds the bits of the actions of the lines
-    set in byte j (value v) of a line set."""
-    rows = np.zeros((_LINE_BYTES * 256, _WORDS), dtype=np.uint64)
-    for j in range(_LINE_BYTES):
-        for v in range(256):
-            lines = [8 * j + i for i in range(8) if v >> i & 1 and 8 * j + i < NUM_LINES]
-            rows[256 * j + v] = _word_bits(a for n in lines for a in actions_of_line[n])
-    return rows
+def _line_tables() -> list[tuple[int, int, int, np.ndarray]]:
+    """(word, source, byte, table) for every word that a byte of a line set
+    reaches: source 0 is the free lines (PLACE, both ends of each line), source
+    1 the opponent's lines (REMOVE, its three pairs); table (256,) uint64 holds
+    the word's bits of the actions of the lines set in that byte."""
+    out = []
+    for source, actions in (
+        (0, lambda n: [2 * n, 2 * n + 1]),
+        (1, lambda n: [REMOVE_BASE + REMOVE_PAIRS * n + k for k in range(REMOVE_PAIRS)]),
+    ):
+        for j in range(_LINE_BYTES):
+            rows = [0] * 256
+            for v in range(256):
+                for i in range(8):
+                    n = 8 * j + i
+                    if v >> i & 1 and n < NUM_LINES:
+                        rows[v] |= sum(1 << a for a in actions(n))
+            for k in range(_WORDS):
+                table = np.array([_word(r, k) for r in rows], dtype=np.uint64)
+                if table.any():
+                    out.append((k, source, j, table))
+    return out
 
 
 def _conditions(a: int) -> list[tuple[int, int]]:
@@ -74,62 +87,61 @@ def _conditions(a: int) -> list[tuple[int, int]]:
     return [(x, 1)] if kind in (Kind.PLACE, Kind.DISCARD) else []
 
 
-def _card_rows() -> np.ndarray:
-    """(3 * 256, 6) uint64: row 256 j + v holds, when byte j of the hand's count word
-    (islands 4j..4j+3) is v, the actions whose first condition holds (words 0-2)
-    and those whose second condition holds (words 3-5). An action with fewer
-    conditions has the missing ones in every row, so that ORing the rows of the
-    three bytes and ANDing both halves gives the actions the hand can pay for."""
-    rows = [[0, 0] for _ in range(_HAND_BYTES * 256)]
-    for a in range(NUM_ACTIONS):
-        conds = _conditions(a)
-        for half in range(2):
-            if half >= len(conds):
-                for row in rows:
-                    row[half] |= 1 << a
-                continue
-            island, need = conds[half]
-            j, shift = divmod(island, 4)
-            for v in range(256):
-                if (v >> (2 * shift)) & 3 >= need:
-                    rows[256 * j + v][half] |= 1 << a
-    return np.array([np.concatenate([_words(f), _words(g)]) for f, g in rows])
+def _card_tables() -> np.ndarray:
+    """(2, 3, 4096) uint64: [h, k, v] holds word k's actions whose card conditions on
+    the islands of half h (islands 6h..6h+5) hold when that half of the hand's count
+    word is v; conditions on the other half's islands count as held."""
+    tables = np.zeros((2, _WORDS, 1 << (2 * _HALF)), dtype=np.uint64)
+    for h in range(2):
+        rows = [0] * (1 << (2 * _HALF))
+        for a in range(DISCARD_BASE + NUM_ISLANDS):
+            conds = [(x - _HALF * h, need) for x, need in _conditions(a) if x // _HALF == h]
+            for v in range(len(rows)):
+                if all((v >> (2 * x)) & 3 >= need for x, need in conds):
+                    rows[v] |= 1 << a
+        for k in range(_WORDS):
+            tables[h, k] = [_word(r, k) for r in rows]
+    return tables
 
 
-_LINE_TABLE = np.concatenate(
-    [
-        _line_rows({n: [2 * n, 2 * n + 1] for n in range(NUM_LINES)}),  # free lines: PLACE
-        _line_rows({n: [REMOVE_BASE + 3 * n + k for k in range(3)] for n in range(NUM_LINES)}),
-    ]
-)
-_CARD_TABLE = _card_rows()  # (768, 6)
-for _t in (_LINE_TABLE, _CARD_TABLE):
-    _t.flags.writeable = False
-# Row offsets of the bytes: free lines 0..3, opponent's lines 4..7; hand bytes 0..2.
-_LINE_OFFSETS = 256 * np.arange(2 * _LINE_BYTES, dtype=np.intp)
-_HAND_OFFSETS = 256 * np.arange(_HAND_BYTES, dtype=np.intp)
-
-_DISCARDS = _word_bits(range(DISCARD_BASE, DISCARD_BASE + NUM_ISLANDS))
-# Word 2 holds actions 128..152: the discards, END_PLAY, TAKE, DRAW and SKIP.
+_LINE_TABLES = _line_tables()
+_CARD_TABLES = _card_tables()
+_CARD_TABLES.flags.writeable = False
+_HALF_MASK = (1 << (2 * _HALF)) - 1
+_HALF_SHIFT = 2 * _HALF
+# Word 2 holds actions 128..152: REMOVE of lines 24-26, DISCARD, END_PLAY, TAKE, DRAW, SKIP.
 _W2 = 2 * 64
+_DISCARDS = np.uint64(_word(sum(1 << (DISCARD_BASE + x) for x in range(NUM_ISLANDS)), 2))
 _END_PLAY_BIT = np.uint64(1 << (END_PLAY - _W2))
 _TAKE_SHIFT = np.uint64(TAKE_BASE - _W2)
 _DRAW_BIT = np.uint64(1 << (DRAW - _W2))
 _SKIP_BIT = np.uint64(1 << (SKIP - _W2))
-_PLACE_REMOVE = _word_bits(range(0, DISCARD_BASE))
 # (135, 12): 1 where a PLACE or REMOVE action spends a card of the island.
 _SPENDS = np.zeros((DISCARD_BASE, NUM_ISLANDS), dtype=np.int16)
 for _a in range(DISCARD_BASE):
     _SPENDS[_a, ACTION_CARD[_a]] = 1
     if ACTION_CARD2[_a] >= 0:
         _SPENDS[_a, ACTION_CARD2[_a]] = 1
-_PLAY, _DRAW_PHASE = int(Phase.PLAY), int(Phase.DRAW)
+_PLAY, _DRAW_PHASE, _GAME_OVER = (int(p) for p in Phase)
+assert TAKE_BASE + ROW_SLOTS == DRAW and DRAW + 1 == SKIP == NUM_ACTIONS - 1
 
 
-def _bytes(words: np.ndarray, n: int) -> np.ndarray:
-    """(b,) unsigned words -> (b, n) uint8, least significant byte first."""
-    w = words if _LITTLE else words.byteswap()
-    return w.view(np.uint8).reshape(len(words), -1)[:, :n]
+class _Workspace(threading.local):
+    """Reused arrays per batch size (fresh ones cost page faults at large batches)."""
+
+    def __init__(self) -> None:
+        self.by_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def get(self, B: int) -> tuple[np.ndarray, np.ndarray]:
+        got = self.by_size.get(B)
+        if got is None:
+            if len(self.by_size) >= 8:
+                self.by_size.clear()
+            got = self.by_size[B] = (np.empty((B, _WORDS), np.uint64), np.empty(B, np.uint64))
+        return got
+
+
+_WORKSPACE = _Workspace()
 
 
 def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
@@ -137,40 +149,49 @@ def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
     `idx`); all False once a game is over (K8.3)."""
     s = state if idx is None else state.take(idx)
     B = s.batch_size
-    me = np.maximum(s.current_player, 0).astype(np.intp)  # -1 once over: row cleared below
+    words, scratch = _WORKSPACE.get(B)
+    me = np.maximum(s.current_player, 0).astype(np.intp)  # -1 once over: cleared below
     flat = 2 * np.arange(B) + me
-    hand = s.hands.reshape(-1).take(flat)
-    mine = s.bridges.reshape(-1).take(flat)
-    theirs = s.bridges.reshape(-1).take(flat ^ 1)
-    # K4.1: free lines, none with an empty bridge supply (K1.5).
-    free = ~(mine | theirs) & np.uint32(ALL_LINES)
-    free *= np.bitwise_count(mine) < BRIDGES_PER_PLAYER
-    line_bytes = np.concatenate([_bytes(free, 4), _bytes(theirs, 4)], axis=1) + _LINE_OFFSETS
-    t = _LINE_TABLE.take(line_bytes, axis=0)  # (B, 8, 3)
-    lines = t[:, 0] | t[:, 1] | t[:, 2] | t[:, 3] | t[:, 4] | t[:, 5] | t[:, 6] | t[:, 7]
-    c = _CARD_TABLE.take(_bytes(hand, 3) + _HAND_OFFSETS, axis=0)  # (B, 3, 6)
-    c = c[:, 0] | c[:, 1] | c[:, 2]
-    first, second = c[:, :_WORDS], c[:, _WORDS:]
+    hand = s.hands.take(flat)
+    mine = s.bridges.take(flat)
+    theirs = s.bridges.take(flat ^ 1)
     phase = s.phase
     play = phase == _PLAY
-    words = lines & first & second
-    words *= play[:, None]  # PLACE and REMOVE only in the PLAY phase
+    # K4.1: PLACE on free lines with bridges in the supply (K1.5); K4.2: REMOVE the
+    # opponent's; both only in the PLAY phase (K3.2).
+    free = (~(mine | theirs) & np.uint32(ALL_LINES)).astype(np.intp)
+    free *= play & (np.bitwise_count(mine) < BRIDGES_PER_PLAYER)
+    theirs = theirs.astype(np.intp)
+    theirs *= play
+    words.fill(0)
+    for k, source, j, table in _LINE_TABLES:
+        byte = (free if source == 0 else theirs) >> (8 * j)
+        byte &= 255
+        np.bitwise_or(words[:, k], table.take(byte, out=scratch), out=words[:, k])
+    # DISCARD (K4.4) and hand-backs (K6.4) need a card of the island: their bits go
+    # through the card conditions with the others, and are kept below where allowed.
+    w2 = words[:, 2]
+    w2 |= _DISCARDS
+    # The cards to pay, from both halves of the hand.
+    lo = (hand & np.uint32(_HALF_MASK)).astype(np.intp)
+    hi = (hand >> np.uint32(_HALF_SHIFT)).astype(np.intp)
+    for k in range(_WORDS):
+        np.bitwise_and(words[:, k], _CARD_TABLES[0, k].take(lo, out=scratch), out=words[:, k])
+        np.bitwise_and(words[:, k], _CARD_TABLES[1, k].take(hi, out=scratch), out=words[:, k])
+    # DISCARD in a non-final PLAY phase (K4.4); a hand-back in DRAW with 5 cards or
+    # after a first one (K6.4).
     final = s.final_turns_left > 0
     size = cards.size(hand)
-    # DISCARD: K4.4 in a non-final PLAY phase; a hand-back in DRAW (K6.4).
     if s.config.discard_rule == "no_legal_play":
-        may_discard = ~(words & _PLACE_REMOVE).any(axis=1)
+        may_discard = ((words[:, 0] | words[:, 1] | (w2 & ~_DISCARDS)) == 0) & play & ~final
     else:
-        may_discard = np.ones(B, dtype=bool)
-    may_discard &= play & ~final
+        may_discard = play & ~final
     may_discard |= (phase == _DRAW_PHASE) & ((size == HAND_LIMIT) | s.handed_back)
-    w2 = words[:, 2]
-    w2 |= first[:, 2] & _DISCARDS[2] * may_discard
-    # END_PLAY in every PLAY phase (K3.2, K3.3).
+    w2 &= ~_DISCARDS | _DISCARDS * may_discard
+    # END_PLAY in every PLAY phase (K3.2, K3.3); TAKE, DRAW (hand <= 4, K6.4) and
+    # SKIP (K6.3, not after a hand-back) in PLAY and DRAW outside the final turns.
     w2 |= _END_PLAY_BIT * play
-    # TAKE, DRAW (hand <= 4, K6.4) and SKIP (K6.3, not after a hand-back) end the turn,
-    # in PLAY and DRAW outside the final turns.
-    draws = (phase != Phase.GAME_OVER) & ~final
+    draws = (phase != _GAME_OVER) & ~final
     room = draws & (size < HAND_LIMIT)
     filled = np.packbits(s.face_up >= 0, axis=1, bitorder="little")[:, 0].astype(np.uint64)
     w2 |= (filled * room) << _TAKE_SHIFT

@@ -10,11 +10,13 @@ the opponent's face-down discards, or the pile's order or content.
 
 How it is fast: the vector is 65 blocks of 4 floats. Each of the first 61 blocks
 is a function of one small integer per game (a byte of a count word, a nibble of
-a line set, an island's bridge counts and stones, a face-up slot, the phase and
+a line set, 12 bits of packed bridge counts, a face-up slot, the phase and
 flags), so the encoder computes a (B, 65) array of row numbers into one
 precomputed float table and writes the whole observation with a single
 `np.take`. The last 4 blocks are numbers, written per game into 4 rows of the
-table that only that game's codes name.
+table that only that game's codes name. The row numbers are written one column
+(block) at a time: a column is a 1-d strided array that numpy walks quickly,
+where a 2-d slice of a few columns runs a slow inner loop per row.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ import threading
 import numpy as np
 
 from . import cards
-from .board import island_counts
 from .config import DISCARD_RULES, Config
 from .constants import (
     ALL_LINES,
@@ -34,6 +35,7 @@ from .constants import (
     HAND_LIMIT,
     ISLAND_NAMES,
     LINE_NAMES,
+    LINES,
     MAJORITY,
     MAX_PILE,
     MAX_STONES,
@@ -48,11 +50,8 @@ from .state import State
 
 BLOCK = 4  # floats per block
 _LITTLE = sys.byteorder == "little"
-_MAX_DEGREE = int(DEGREE.max())
 _MAX_POINTS = 3 + MAX_STONES  # the largest total: 1 + 2 + 12
-ISLAND_FEATURES = ("my_stone", "their_stone", "my_bridges", "their_bridges")
 DECISIONS = ("play", "draw", "game_over")
-RULE_FLAGS = (*DISCARD_RULES, "early_end")
 NUMBERS = (
     ("their_hand_size", HAND_LIMIT, "the opponent's hand size / 5"),
     ("my_down_count", NUM_CARDS, "my face-down discards since the last reshuffle / 24"),
@@ -81,6 +80,13 @@ def _multiset(what: str) -> str:
     return f"{what}: per island (K1.1 order), the number of cards / 2"
 
 
+def _majority(whose: str) -> str:
+    return (
+        f"per island, {whose} bridges at it / its majority threshold (K1.3; >= 1: the island "
+        "is held, K5.1)"
+    )
+
+
 # (name, size, meaning). Order is the vector's order.
 OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("hand", NUM_ISLANDS, _multiset("my hand")),
@@ -103,13 +109,10 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("their_bridge_supply", 1, "bridges in the opponent's supply / 25"),
     ("lines_free", NUM_LINES, "per line: 1 if it is free"),
     ("pile_size", 1, f"cards in the face-down pile / {MAX_PILE}"),
-    (
-        "islands",
-        NUM_ISLANDS * len(ISLAND_FEATURES),
-        "per island x at [4x, 4x+4): my stone, the opponent's stone, my bridges at x / its "
-        "majority threshold, the opponent's bridges at x / its majority threshold (>= 1: "
-        "the island is held, K5.1)",
-    ),
+    ("my_stones", NUM_ISLANDS, "per island: 1 if my stone is on it"),
+    ("their_stones", NUM_ISLANDS, "per island: 1 if the opponent's stone is on it"),
+    ("my_majority", NUM_ISLANDS, _majority("my")),
+    ("their_majority", NUM_ISLANDS, _majority("the opponent's")),
     (
         "decision",
         BLOCK,
@@ -141,14 +144,20 @@ OBS_DIM: int = _o
 _MULTISETS = 5  # hand .. my_discard_down, 3 blocks each (one per byte of the count word)
 _ROW = 3 * _MULTISETS  # 3 slots x 3 blocks of 4 islands
 _LINES = _ROW + ROW_SLOTS * 3  # 3 line sets x 7 nibbles, the last with a number
-_ISLANDS = _LINES + 3 * 7
-_STATUS = _ISLANDS + NUM_ISLANDS  # decision, round, turn_flags, rules
+_STONES = _LINES + 3 * 7  # 2 island sets x 3 nibbles
+_MAJORITY = _STONES + 2 * 3  # 2 players x 3 groups of 4 islands
+_STATUS = _MAJORITY + 2 * 3  # decision, round, turn_flags, rules
 _NUMBERS = _STATUS + 4
 _NUM_BLOCKS = _NUMBERS + len(NUMBERS) // BLOCK
 assert OBS_DIM == _NUM_BLOCKS * BLOCK
 assert OFFSETS["face_up"][0] == _ROW * BLOCK and OFFSETS["lines_mine"][0] == _LINES * BLOCK
-assert OFFSETS["islands"][0] == _ISLANDS * BLOCK and OFFSETS["decision"][0] == _STATUS * BLOCK
-assert OFFSETS["numbers"][0] == _NUMBERS * BLOCK
+assert OFFSETS["my_stones"][0] == _STONES * BLOCK
+assert OFFSETS["my_majority"][0] == _MAJORITY * BLOCK
+assert OFFSETS["decision"][0] == _STATUS * BLOCK and OFFSETS["numbers"][0] == _NUMBERS * BLOCK
+
+_COUNT_BITS = 3  # packed bridge counts: 3 bits per island (degree <= 6)
+assert DEGREE.max() < 1 << _COUNT_BITS
+_GROUP = BLOCK * _COUNT_BITS  # 12 bits: the packed counts of one block's 4 islands
 
 
 def _count_rows() -> np.ndarray:
@@ -162,36 +171,28 @@ def _onehot_rows() -> np.ndarray:
     return np.eye(BLOCK + 1, BLOCK, dtype=np.float32)
 
 
-def _nibble_rows(numbers: int, scale: float) -> np.ndarray:
-    """Row n + 16 v: the 4 bits of nibble n, lowest first; the 4th replaced by
-    v / scale when `numbers` > 1 (the last nibble of a line set holds 3 lines)."""
-    rows = np.zeros((16 * numbers, BLOCK), dtype=np.float32)
-    for v in range(numbers):
-        for n in range(16):
-            rows[n + 16 * v] = (n >> np.arange(BLOCK)) & 1
-            if numbers > 1:
-                rows[n + 16 * v, 3] = v / scale
-    return rows
-
-
-_COUNTS = _MAX_DEGREE + 1
-
-
-def _island_rows() -> np.ndarray:
-    """Row x * 196 + mine + 7 theirs + 49 my_stone + 98 their_stone: ISLAND_FEATURES."""
-    rows = np.zeros((NUM_ISLANDS * _COUNTS * _COUNTS * 4, BLOCK), dtype=np.float32)
-    for x in range(NUM_ISLANDS):
-        for m in range(_COUNTS):
-            for t in range(_COUNTS):
-                for stones in range(4):
-                    r = rows[((x * 4 + stones) * _COUNTS + t) * _COUNTS + m]
-                    r[:] = stones & 1, stones >> 1, m / MAJORITY[x], t / MAJORITY[x]
-    return rows
-
-
-def _flag_rows() -> np.ndarray:
-    """Row f: the 4 bits of f, lowest first (the status blocks)."""
+def _bit_rows() -> np.ndarray:
+    """Row v < 16: the 4 bits of v, lowest first (nibbles of bit sets, status flags)."""
     return ((np.arange(16)[:, None] >> np.arange(BLOCK)) & 1).astype(np.float32)
+
+
+def _last_nibble_rows(top: int) -> np.ndarray:
+    """Row n + 8 v (n < 8, v <= top): the 3 bits of n (lines 24-26), then v / top."""
+    rows = np.zeros((8 * (top + 1), BLOCK), dtype=np.float32)
+    for v in range(top + 1):
+        for n in range(8):
+            rows[n + 8 * v, :3] = (n >> np.arange(3)) & 1
+            rows[n + 8 * v, 3] = v / top
+    return rows
+
+
+def _majority_rows() -> np.ndarray:
+    """Row 4096 g + v: islands 4g..4g+3, their bridge counts (3 bits each in v) over
+    their majority thresholds."""
+    v = np.arange(1 << _GROUP)[:, None]
+    counts = (v >> (_COUNT_BITS * np.arange(BLOCK))) & 7
+    maj = MAJORITY.reshape(-1, BLOCK).astype(np.float32)  # (3, 4)
+    return (counts[None, :, :] / maj[:, None, :]).reshape(-1, BLOCK).astype(np.float32)
 
 
 def _stack(parts: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, int]]:
@@ -206,27 +207,31 @@ _TABLE, _BASE = _stack(
     {
         "counts": _count_rows(),
         "onehot": _onehot_rows(),
-        "nibble": _nibble_rows(1, 1.0),
-        "supply": _nibble_rows(BRIDGES_PER_PLAYER + 1, BRIDGES_PER_PLAYER),
-        "pile": _nibble_rows(MAX_PILE + 1, MAX_PILE),
-        "island": _island_rows(),
-        "flags": _flag_rows(),
+        "bits": _bit_rows(),
+        "supply": _last_nibble_rows(BRIDGES_PER_PLAYER),
+        "pile": _last_nibble_rows(MAX_PILE),
+        "majority": _majority_rows(),
     }
 )
 _TABLE.flags.writeable = False
-# Per face-up content (island + 1, 0 = empty): the codes of its 3 blocks.
-_SLOT_CODES = np.full((NUM_ISLANDS + 1, 3), _BASE["onehot"] + BLOCK, dtype=np.intp)
+_COUNTS, _BITS = (
+    np.intp(_BASE["counts"]),
+    np.intp(_BASE["bits"]),
+)  # (numpy scalars: no uint8 overflow)
+# Per face-up content (island + 1, 0 = empty) and block j: the block's code.
+_SLOT_CODES = np.full((3, NUM_ISLANDS + 1), _BASE["onehot"] + BLOCK, dtype=np.intp)
 for _x in range(NUM_ISLANDS):
-    _SLOT_CODES[_x + 1, _x // BLOCK] = _BASE["onehot"] + _x % BLOCK
-_NIBBLE_SHIFTS = (4 * np.arange(7)).astype(np.uint32)
-# Per line set (mine, theirs, free), the codes of its 7 nibbles before the last one's number.
-_LINE_BASES = np.array(
-    [[_BASE["nibble"]] * 6 + [_BASE["supply"]]] * 2 + [[_BASE["nibble"]] * 6 + [_BASE["pile"]]],
-    dtype=np.intp,
-)
-_ISLAND_BASES = _BASE["island"] + np.arange(NUM_ISLANDS) * 4 * _COUNTS * _COUNTS
-_FLAGS = _BASE["flags"]
+    _SLOT_CODES[_x // BLOCK, _x + 1] = _BASE["onehot"] + _x % BLOCK
+# Per byte j of a line set: the packed counts (3 bits per island) of its lines' ends.
+_PACKED_COUNTS = np.zeros((4, 256), dtype=np.uint64)
+for _j in range(4):
+    for _v in range(256):
+        for _i in range(8):
+            if _v >> _i & 1 and 8 * _j + _i < NUM_LINES:
+                _a, _b = LINES[8 * _j + _i]
+                _PACKED_COUNTS[_j, _v] += (1 << (_COUNT_BITS * _a)) + (1 << (_COUNT_BITS * _b))
 _GAME_OVER = int(Phase.GAME_OVER)
+_U4, _U7, _U15, _U4095 = np.uint8(4), np.uint8(7), np.uint8(15), np.uint64(4095)
 
 
 class _Workspace:
@@ -241,9 +246,12 @@ class _Workspace:
         self.codes = np.empty((B, _NUM_BLOCKS), dtype=np.intp)
         self.codes[:, _NUMBERS:] = static + np.arange(4 * B).reshape(B, 4)
         rule = DISCARD_RULES.index(config.discard_rule)
-        self.codes[:, _STATUS + 3] = _FLAGS + (1 << rule) + 8 * config.early_end
+        self.codes[:, _STATUS + 3] = _BITS + (1 << rule) + 8 * config.early_end
+        self.pairs = 2 * np.arange(B)
         self.words = np.empty((B, _MULTISETS), dtype=np.uint32)
         self.lines = np.empty((B, 3), dtype=np.uint32)
+        self.packed = np.empty(B, dtype=np.uint64)
+        self.scratch = np.empty(B, dtype=np.uint64)
         self.divisors = np.array(
             [d if d is not None else config.max_turns for _, d, _ in NUMBERS], dtype=np.float32
         )
@@ -316,79 +324,108 @@ def _encode(s: State, me: np.ndarray, out: np.ndarray) -> None:
     B = s.batch_size
     w = _workspace(s.config, B)
     codes = w.codes
-    fm = 2 * np.arange(B) + me
+    fm = w.pairs + me  # flat indices into (B, 2) arrays: mine, theirs
     fo = fm ^ 1
 
-    # Count words, a block per byte (4 islands).
+    # Count words: a block per byte (4 islands).
     words = w.words
     s.hands.take(fm, out=words[:, 0])
     s.known.take(fo, out=words[:, 1])
     s.known.take(fm, out=words[:, 2])
     words[:, 3] = s.discard_up
     s.discard_down.take(fm, out=words[:, 4])
-    wb = (words if _LITTLE else words.byteswap()).view(np.uint8).reshape(B, _MULTISETS, 4)
-    np.add(wb[:, :, :3], _BASE["counts"], out=codes[:, :_ROW].reshape(B, _MULTISETS, 3))
+    w8 = (words if _LITTLE else words.byteswap()).view(np.uint8)  # (B, 20)
+    for m in range(_MULTISETS):
+        for j in range(3):
+            np.add(w8[:, 4 * m + j], _COUNTS, out=codes[:, 3 * m + j])
 
-    codes[:, _ROW:_LINES] = _SLOT_CODES.take(s.face_up.astype(np.intp) + 1, axis=0).reshape(B, -1)
+    # The row: per slot, 3 one-hot blocks.
+    for slot in range(ROW_SLOTS):
+        content = s.face_up[:, slot] + 1
+        for j in range(3):
+            _SLOT_CODES[j].take(content, out=codes[:, _ROW + 3 * slot + j])
 
-    # Line sets, a block per nibble; the last nibble (lines 24-26) carries a number.
+    # Line sets: a block per nibble; the 7th holds lines 24-26 and a number.
     lines = w.lines
     s.bridges.take(fm, out=lines[:, 0])
     s.bridges.take(fo, out=lines[:, 1])
     np.bitwise_or(lines[:, 0], lines[:, 1], out=lines[:, 2])
     np.bitwise_xor(lines[:, 2], np.uint32(ALL_LINES), out=lines[:, 2])
-    nib = ((lines[:, :, None] >> _NIBBLE_SHIFTS) & np.uint32(15)).astype(np.intp)  # (B, 3, 7)
-    nib += _LINE_BASES
-    n_bridges = np.bitwise_count(lines[:, :2])  # (B, 2)
-    nib[:, :2, 6] += 16 * (BRIDGES_PER_PLAYER - n_bridges.astype(np.intp))
-    nib[:, 2, 6] += 16 * s.pile_size.astype(np.intp)
-    codes[:, _LINES:_ISLANDS] = nib.reshape(B, -1)
+    l8 = (lines if _LITTLE else lines.byteswap()).view(np.uint8)  # (B, 12)
+    supplies = BRIDGES_PER_PLAYER - np.bitwise_count(lines[:, :2]).astype(np.intp)
+    last = (
+        (np.intp(_BASE["supply"]), supplies[:, 0]),
+        (np.intp(_BASE["supply"]), supplies[:, 1]),
+        (np.intp(_BASE["pile"]), s.pile_size),
+    )
+    for k, (base, number) in enumerate(last):
+        c = _LINES + 7 * k
+        for j in range(3):
+            byte = l8[:, 4 * k + j]
+            np.add(byte & _U15, _BITS, out=codes[:, c + 2 * j])
+            np.add(byte >> _U4, _BITS, out=codes[:, c + 2 * j + 1])
+        np.add(l8[:, 4 * k + 3] & _U7, base, out=codes[:, c + 6])
+        codes[:, c + 6] += 8 * number
 
-    # Islands: bridge counts against the threshold, stones.
-    counts = island_counts(lines[:, :2])  # (B, 2, 12)
-    st = s.stones.take(np.stack([fm, fo], axis=1))  # (B, 2)
-    stone_bits = (st[:, :, None] >> np.arange(NUM_ISLANDS, dtype=np.uint16)) & np.uint16(1)
-    isl = stone_bits[:, 1].astype(np.intp)
-    isl *= 2
-    isl += stone_bits[:, 0]
-    isl *= _COUNTS
-    isl += counts[:, 1]
-    isl *= _COUNTS
-    isl += counts[:, 0]
-    isl += _ISLAND_BASES
-    codes[:, _ISLANDS:_STATUS] = isl
+    # Stones: a block per nibble of the island sets.
+    for k, f in enumerate((fm, fo)):
+        stones = s.stones.take(f)
+        for j in range(3):
+            np.add(
+                (stones >> np.uint16(4 * j)) & np.uint16(15),
+                _BITS,
+                out=codes[:, _STONES + 3 * k + j],
+            )
 
-    # Status blocks: flags as the bits of a row of the flags part.
-    phase = s.phase.astype(np.intp)
-    to_act = s.current_player == me
-    codes[:, _STATUS] = _FLAGS + (1 << phase) + 8 * to_act
-    rnd = np.minimum(s.num_scorings, 2).astype(np.intp)
-    codes[:, _STATUS + 1] = _FLAGS + (1 << rnd) + 8 * s.handed_back
-    final = s.final_turns_left.astype(np.intp)
+    # Bridge counts per island, 3 bits each, summed from per-byte tables.
+    packed, scratch = w.packed, w.scratch
+    for k in range(2):
+        packed.fill(0)
+        for j in range(4):
+            np.add(packed, _PACKED_COUNTS[j].take(l8[:, 4 * k + j], out=scratch), out=packed)
+        for g in range(3):
+            c = codes[:, _MAJORITY + 3 * k + g]
+            np.bitwise_and(packed >> np.uint64(_GROUP * g), _U4095, out=c, casting="unsafe")
+            c += _BASE["majority"] + (1 << _GROUP) * g
+
+    # Status blocks: flags as the bits of a row.
+    phase = s.phase
+    np.add(np.left_shift(1, phase, dtype=np.intp), _BITS, out=codes[:, _STATUS])
+    codes[:, _STATUS] += 8 * (s.current_player == me)
+    rnd = np.minimum(s.num_scorings, 2)
+    np.add(np.left_shift(1, rnd, dtype=np.intp), _BITS, out=codes[:, _STATUS + 1])
+    codes[:, _STATUS + 1] += 8 * s.handed_back
+    final = s.final_turns_left
     no_skip = (phase != _GAME_OVER) & ((final > 0) | s.last_turn_skipped | s.handed_back)
-    flags = ((final == 2) | 2 * (final == 1)) + 4 * s.last_turn_skipped + 8 * no_skip
-    codes[:, _STATUS + 2] = _FLAGS + flags
+    flags = codes[:, _STATUS + 2]
+    np.add(final == 2, _BITS, out=flags)
+    flags += 2 * (final == 1)
+    flags += 4 * s.last_turn_skipped
+    flags += 8 * no_skip
 
     # Numbers, in per-game rows of the table.
     num = w.numbers
     hand_sizes = cards.size(s.hands)
     down = cards.size(s.discard_down)
-    stones = np.bitwise_count(st)
+    stones_on = np.bitwise_count(s.stones)
+    spp = s.config.stones_per_player
     num[:, 0] = hand_sizes.take(fo)
     num[:, 1] = down.take(fm)
     num[:, 2] = down.take(fo)
-    num[:, 3] = s.config.stones_per_player - stones[:, 0].astype(np.int16)
-    num[:, 4] = s.config.stones_per_player - stones[:, 1].astype(np.int16)
-    num[:, 5] = s.config.stones_per_player
+    np.subtract(spp, stones_on.take(fm), out=num[:, 3], dtype=np.float32)
+    np.subtract(spp, stones_on.take(fo), out=num[:, 4], dtype=np.float32)
+    num[:, 5] = spp
     num[:, 6] = s.turn
     num[:, 7] = hand_sizes.take(fm)
-    flip = (me == 1)[:, None]
-    mine = np.where(flip, s.scorings[:, :, 1], s.scorings[:, :, 0])  # (B, 3)
-    theirs = np.where(flip, s.scorings[:, :, 0], s.scorings[:, :, 1])
-    num[:, 8:14:2] = mine
-    num[:, 9:14:2] = theirs
-    num[:, 14] = mine.sum(axis=1)
-    num[:, 15] = theirs.sum(axis=1)
+    sc = s.scorings.reshape(B, 6)  # scoring k, player p at 2k + p
+    flip = me == 1
+    for k in range(3):
+        num[:, 8 + 2 * k] = np.where(flip, sc[:, 2 * k + 1], sc[:, 2 * k])
+        num[:, 9 + 2 * k] = np.where(flip, sc[:, 2 * k], sc[:, 2 * k + 1])
+    np.add(num[:, 8], num[:, 10], out=num[:, 14])
+    num[:, 14] += num[:, 12]
+    np.add(num[:, 9], num[:, 11], out=num[:, 15])
+    num[:, 15] += num[:, 13]
     num /= w.divisors
 
     w.table.take(codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
@@ -409,7 +446,6 @@ def decode(vector: np.ndarray) -> dict[str, object]:
         return [LINE_NAMES[n] for n in range(NUM_LINES) if x[n] > 0.5]
 
     row = part["face_up"].reshape(ROW_SLOTS, NUM_ISLANDS)
-    isl = part["islands"].reshape(NUM_ISLANDS, len(ISLAND_FEATURES))
     numbers = {
         name: float(x) * (d if d is not None else 1.0)
         for (name, d, _), x in zip(NUMBERS, part["numbers"], strict=True)
@@ -430,15 +466,12 @@ def decode(vector: np.ndarray) -> dict[str, object]:
         "my_bridge_supply": int(round(part["my_bridge_supply"][0] * BRIDGES_PER_PLAYER)),
         "their_bridge_supply": int(round(part["their_bridge_supply"][0] * BRIDGES_PER_PLAYER)),
         "pile_size": int(round(part["pile_size"][0] * MAX_PILE)),
-        "islands": {
-            ISLAND_NAMES[x]: {
-                "my_stone": bool(isl[x, 0] > 0.5),
-                "their_stone": bool(isl[x, 1] > 0.5),
-                "my_bridges": int(round(isl[x, 2] * MAJORITY[x])),
-                "their_bridges": int(round(isl[x, 3] * MAJORITY[x])),
-            }
-            for x in range(NUM_ISLANDS)
-        },
+        "my_stones": [ISLAND_NAMES[x] for x in range(NUM_ISLANDS) if part["my_stones"][x] > 0.5],
+        "their_stones": [
+            ISLAND_NAMES[x] for x in range(NUM_ISLANDS) if part["their_stones"][x] > 0.5
+        ],
+        "my_bridges_at": (part["my_majority"] * MAJORITY).round().astype(int).tolist(),
+        "their_bridges_at": (part["their_majority"] * MAJORITY).round().astype(int).tolist(),
         "phase": DECISIONS[int(np.argmax(decision[:3]))],
         "to_act": bool(decision[3] > 0.5),
         "round": int(np.argmax(rnd[:3])) + 1,

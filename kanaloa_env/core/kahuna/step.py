@@ -124,7 +124,8 @@ def _describe(state: State) -> Callable[[int, int], str]:
 def _apply(s: State, a: np.ndarray) -> None:
     """Apply validated actions `a` (B,) int64 in place (see the module docstring)."""
     s.rewards.fill(0)
-    kind = ACTION_KIND.take(a)
+    # (mode="clip": a finished game's entry may be anything, and is ignored below)
+    kind = ACTION_KIND.take(a, mode="clip")
     over = s.phase == _GAME_OVER
     if np.count_nonzero(over):
         kind[over] = _NONE
