@@ -56,14 +56,15 @@ def make(
     face_up: list[str | None] | None = None,
     pile: list[str] | None = None,
     discard_down: tuple[list[str], list[str]] | list[list[str]] = ([], []),
-    to_act: int = 0,
+    to_act: int | None = 0,
     **fields: Any,
 ) -> Scenario:
     """A scenario; cards not named go to the row (when `face_up` is None), then to the
     pile (when `pile` is None, in island order), the rest face up in `discard_up`.
 
     `stones` defaults to a stone on every held island (K5.3); `turn` defaults to 10
-    or 11 so that `to_act` follows K3.1; any other key comes from `fields`.
+    or 11 so that `to_act` follows K3.1 (`to_act` None: 10, for a finished game); any
+    other key comes from `fields`.
     """
     used = Counter(hands[0] + hands[1] + discard_down[0] + discard_down[1] + (pile or []))
     used.update(x for x in (face_up or []) if x is not None)
@@ -89,7 +90,7 @@ def make(
         "handed_back": False,
         "last_turn_skipped": False,
         "final_turns_left": None,
-        "turn": 10 + (to_act ^ start),
+        "turn": 10 + ((to_act or 0) ^ start),
         "winner": None,
         "end_reason": None,
     }
