@@ -168,7 +168,9 @@ def main() -> None:
         batch = max(args.batch_sizes)
         rate, *times = best_in_turns([lambda s: breakdown(batch, s)], args.seconds, args.rounds)[0]
         parts = "; ".join(f"{p} {x:.2f}" for p, x in zip(BREAKDOWN_PARTS, times, strict=True))
-        print(f"\nms per decision at batch {batch} with observations: {parts} ({rate:,.0f} decisions/s)")
+        print(
+            f"\nms per decision at batch {batch} with observations: {parts} ({rate:,.0f} decisions/s)"
+        )
 
 
 if __name__ == "__main__":

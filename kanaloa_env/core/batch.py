@@ -5,7 +5,8 @@ arrays with a leading batch axis `B`; subclassing `BatchedState` gives it copyin
 slicing, comparing, joining and saving, written once over `dataclasses.fields`, so
 a new field needs no helper edits. `check_actions` is the one check of a batch of
 actions against legal masks, used by the engines' `step` and by every layer that
-takes actions from a caller or a bot.
+takes actions from a caller or a bot. `InvariantError` is what every engine's
+invariant checker raises.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ import numpy as np
 S = TypeVar("S", bound="BatchedState")
 
 _INT64 = np.dtype(np.int64)
+
+
+class InvariantError(AssertionError):
+    """A state breaks an invariant of its game's rules; the message names the games
+    and the rule (raised by every engine's `check_invariants`)."""
 
 
 def check_positive_int(value: object, name: str) -> int:

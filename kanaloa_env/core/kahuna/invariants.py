@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..batch import check_positive_int
+from ..batch import InvariantError, check_positive_int
 from . import cards, masks
 from .board import held_islands
 from .config import Config
@@ -36,10 +36,6 @@ from .state import State
 from .step import step
 
 __all__ = ["InvariantError", "PlaythroughStats", "check_invariants", "random_playthrough"]
-
-
-class InvariantError(AssertionError):
-    """A state breaks an invariant of the rules; the message names the games and rule."""
 
 
 def check_invariants(state: State) -> None:

@@ -356,7 +356,7 @@ def _encode(s: State, me: np.ndarray, out: np.ndarray) -> None:
     last = (
         (np.intp(_BASE["supply"]), supplies[:, 0]),
         (np.intp(_BASE["supply"]), supplies[:, 1]),
-        (np.intp(_BASE["pile"]), s.pile_size),
+        (np.intp(_BASE["pile"]), s.pile_size.astype(np.intp)),
     )
     for k, (base, number) in enumerate(last):
         c = _LINES + 7 * k
@@ -405,8 +405,9 @@ def _encode(s: State, me: np.ndarray, out: np.ndarray) -> None:
 
     # Numbers, in per-game rows of the table.
     num = w.numbers
-    hand_sizes = cards.size(s.hands)
-    down = cards.size(s.discard_down)
+    # (+ the cards a public view blanked: 0 in a real state)
+    hand_sizes = cards.size(s.hands) + s.hidden_hand
+    down = cards.size(s.discard_down) + s.hidden_down
     stones_on = np.bitwise_count(s.stones)
     spp = s.config.stones_per_player
     num[:, 0] = hand_sizes.take(fo)

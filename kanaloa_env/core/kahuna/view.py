@@ -16,9 +16,10 @@ def public_view(state: State, seats: np.ndarray | int) -> State:
     other cards kept in `hidden_hand`; the opponent's face-down discards are
     removed, their number kept in `hidden_down`; every pile entry is -1 (unknown),
     `pile_size` kept; the key is 0 (it fixes the future reshuffles); where the
-    opponent is to act, its mask row is all False (it would show its cards). The
-    result is for reading only: it does not pass `check_invariants` and must not
-    be stepped.
+    opponent is to act, its mask row is all False (it would show its cards).
+    `observe(public_view(state, seats), seat=seats)` equals `observe(state,
+    seat=seats)`. The result is for reading only: it does not pass
+    `check_invariants` and must not be stepped.
 
     Args:
         state: a batch of `B` games; not modified.
