@@ -8,21 +8,24 @@ the counts of cards in hidden places, both `known` memories (K6.7), scorings,
 round, phase and flags. Never the opponent's hand beyond `known`, the islands of
 the opponent's face-down discards, or the pile's order or content.
 
-How it is fast: the vector is 65 blocks of 4 floats. Each of the first 61 blocks
-is a function of one small integer per game (a byte of a count word, a nibble of
-a line set, 12 bits of packed bridge counts, a face-up slot, the phase and
-flags), so the encoder computes a (B, 65) array of row numbers into one
-precomputed float table and writes the whole observation with a single
-`np.take`. The last 4 blocks are numbers, written per game into 4 rows of the
-table that only that game's codes name. The row numbers are written one column
-(block) at a time: a column is a 1-d strided array that numpy walks quickly,
-where a 2-d slice of a few columns runs a slow inner loop per row.
+How it is fast: the vector is 66 blocks of 4 floats. Each of the first 63 blocks is
+a row of its own 256-row table, chosen by one byte per game (a byte of a count
+word, a nibble of a line set with a number in its spare bits, an island's two
+bridge counts and two stones, a slot's content, a set of flags). The encoder packs
+the 63 bytes of every game into eight 64-bit words with whole-batch shifts, adds
+each block's table offset to its byte, and writes the whole observation with a
+single `np.take`; the last 3 blocks are numbers, written per game into 3 rows of
+the table that only that game names. (Column-wise writes into a (B, 66) array, or
+writing the parts into slices of the output one after the other, cost several
+times more at batch 8192: a strided column of a large batch costs as much as a
+contiguous pass.)
 """
 
 from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,7 +46,6 @@ from .constants import (
     NUM_ISLANDS,
     NUM_LINES,
     ROW_SLOTS,
-    SCORING_POINTS,
     Phase,
 )
 from .state import State
@@ -52,23 +54,25 @@ BLOCK = 4  # floats per block
 _LITTLE = sys.byteorder == "little"
 _MAX_POINTS = 3 + MAX_STONES  # the largest total: 1 + 2 + 12
 DECISIONS = ("play", "draw", "game_over")
-NUMBERS = (
+TURN_FLAGS = ("first_final_turn", "second_final_turn", "last_turn_skipped", "may_not_skip")
+ISLAND_FEATURES = ("my_stone", "their_stone", "my_majority", "their_majority")
+STONE_FEATURES = (
+    "my_stones_on_board",
+    "their_stones_on_board",
+    "my_stone_supply",
+    "their_stone_supply",
+)
+# (name, divisor, meaning): the numbers at the end of the vector, each over its divisor
+# (None: config max_turns).
+NUMBERS: tuple[tuple[str, int | None, str], ...] = (
+    ("my_hand_size", HAND_LIMIT, "my hand size / 5"),
     ("their_hand_size", HAND_LIMIT, "the opponent's hand size / 5"),
     ("my_down_count", NUM_CARDS, "my face-down discards since the last reshuffle / 24"),
-    (
-        "their_down_count",
-        NUM_CARDS,
-        "the opponent's face-down discards since the last reshuffle / 24",
-    ),
-    ("my_stone_supply", MAX_STONES, "stones in my supply / 12"),
-    ("their_stone_supply", MAX_STONES, "stones in the opponent's supply / 12"),
-    ("stones_per_player", MAX_STONES, "config stones_per_player / 12"),
+    ("their_down_count", NUM_CARDS, "the opponent's face-down discards / 24"),
     ("turn", None, "completed turns / max_turns"),
-    ("my_hand_size", HAND_LIMIT, "my hand size / 5"),
-    ("my_scoring_1", SCORING_POINTS[0], "my points in scoring 1 (0 before it)"),
-    ("their_scoring_1", SCORING_POINTS[0], "the opponent's points in scoring 1"),
-    ("my_scoring_2", SCORING_POINTS[1], "my points in scoring 2 / 2"),
-    ("their_scoring_2", SCORING_POINTS[1], "the opponent's points in scoring 2 / 2"),
+    ("stones_per_player", MAX_STONES, "config stones_per_player / 12"),
+    ("cards_to_draw", NUM_CARDS, "cards in the pile and the row / 24 (K7.1: 0 exhausts)"),
+    ("free_lines", NUM_LINES, "free lines / 27"),
     ("my_scoring_3", MAX_STONES, "my points in scoring 3 / 12"),
     ("their_scoring_3", MAX_STONES, "the opponent's points in scoring 3 / 12"),
     ("my_points", _MAX_POINTS, "my total points / 15"),
@@ -80,55 +84,63 @@ def _multiset(what: str) -> str:
     return f"{what}: per island (K1.1 order), the number of cards / 2"
 
 
-def _majority(whose: str) -> str:
-    return (
-        f"per island, {whose} bridges at it / its majority threshold (K1.3; >= 1: the island "
-        "is held, K5.1)"
-    )
+def _lines(whose: str) -> str:
+    return f"per line (K1.2 order): 1 if {whose}"
 
 
 # (name, size, meaning). Order is the vector's order.
 OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("hand", NUM_ISLANDS, _multiset("my hand")),
+    ("decision", 4, "phase one-hot: " + ", ".join(DECISIONS) + "; then 1 when I am to act"),
     ("known_theirs", NUM_ISLANDS, _multiset("cards I know the opponent holds (K6.7)")),
+    ("round", 4, "round 1, 2, 3 one-hot (K3.4); then 1 after a hand-back this DRAW phase (K6.4)"),
     ("known_mine", NUM_ISLANDS, _multiset("cards of my hand the opponent knows I hold (K6.7)")),
+    (
+        "turn_flags",
+        len(TURN_FLAGS),
+        "1 in the first final turn, 1 in the second final turn (K7.4), 1 when the previous "
+        "turn ended with SKIP (K6.3), 1 when the player to act may not skip now",
+    ),
     ("discard_up", NUM_ISLANDS, _multiset("cards spent face up since the last reshuffle (K4.5)")),
+    (
+        "rules",
+        4,
+        "rule options, 1 when on: discard_rule " + ", ".join(DISCARD_RULES) + ", early_end",
+    ),
     (
         "my_discard_down",
         NUM_ISLANDS,
         _multiset("my face-down discards and hand-backs since the last reshuffle"),
     ),
     (
+        "scorings",
+        4,
+        "my points in scoring 1, the opponent's, my points in scoring 2 / 2, the opponent's "
+        "(K7.2; 0 before the scoring)",
+    ),
+    (
         "face_up",
         ROW_SLOTS * NUM_ISLANDS,
         "face-up row: slot s at [12s, 12s+12), its island one-hot (all 0: empty slot)",
     ),
-    ("lines_mine", NUM_LINES, "per line (K1.2 order): 1 if my bridge is on it"),
+    ("lines_mine", NUM_LINES, _lines("my bridge is on it")),
     ("my_bridge_supply", 1, "bridges in my supply / 25"),
-    ("lines_theirs", NUM_LINES, "per line: 1 if the opponent's bridge is on it"),
+    ("lines_theirs", NUM_LINES, _lines("the opponent's bridge is on it")),
     ("their_bridge_supply", 1, "bridges in the opponent's supply / 25"),
-    ("lines_free", NUM_LINES, "per line: 1 if it is free"),
+    ("lines_free", NUM_LINES, _lines("it is free")),
     ("pile_size", 1, f"cards in the face-down pile / {MAX_PILE}"),
-    ("my_stones", NUM_ISLANDS, "per island: 1 if my stone is on it"),
-    ("their_stones", NUM_ISLANDS, "per island: 1 if the opponent's stone is on it"),
-    ("my_majority", NUM_ISLANDS, _majority("my")),
-    ("their_majority", NUM_ISLANDS, _majority("the opponent's")),
     (
-        "decision",
-        BLOCK,
-        "phase one-hot: " + ", ".join(DECISIONS) + "; then 1 when I am the player to act",
-    ),
-    ("round", BLOCK, "round 1, 2, 3 one-hot (K3.4); then 1 after a hand-back this DRAW phase"),
-    (
-        "turn_flags",
-        BLOCK,
-        "1 in the first final turn, 1 in the second final turn (K7.4), 1 when the previous "
-        "turn ended with SKIP (K6.3), 1 when the player to act may not skip now",
+        "islands",
+        NUM_ISLANDS * len(ISLAND_FEATURES),
+        "per island x (K1.1 order) at [4x, 4x+4): my stone, the opponent's stone, my bridges "
+        "at x / its majority threshold, the opponent's bridges at x / its majority threshold "
+        "(>= 1: the island is held, K5.1)",
     ),
     (
-        "rules",
-        BLOCK,
-        "rule options, 1 when on: discard_rule " + ", ".join(DISCARD_RULES) + ", early_end",
+        "stones",
+        len(STONE_FEATURES),
+        "my stones on the board / 12, the opponent's / 12, stones in my supply / 12, in the "
+        "opponent's supply / 12 (K1.6)",
     ),
     ("numbers", len(NUMBERS), "; ".join(f"{name}: {text}" for name, _, text in NUMBERS)),
 )
@@ -139,99 +151,120 @@ for _name, _size, _ in OBS_LAYOUT:
     OFFSETS[_name] = (_o, _o + _size)
     _o += _size
 OBS_DIM: int = _o
-
-# ---- the blocks ------------------------------------------------------------------
-_MULTISETS = 5  # hand .. my_discard_down, 3 blocks each (one per byte of the count word)
-_ROW = 3 * _MULTISETS  # 3 slots x 3 blocks of 4 islands
-_LINES = _ROW + ROW_SLOTS * 3  # 3 line sets x 7 nibbles, the last with a number
-_STONES = _LINES + 3 * 7  # 2 island sets x 3 nibbles
-_MAJORITY = _STONES + 2 * 3  # 2 players x 3 groups of 4 islands
-_STATUS = _MAJORITY + 2 * 3  # decision, round, turn_flags, rules
-_NUMBERS = _STATUS + 4
-_NUM_BLOCKS = _NUMBERS + len(NUMBERS) // BLOCK
-assert OBS_DIM == _NUM_BLOCKS * BLOCK
-assert OFFSETS["face_up"][0] == _ROW * BLOCK and OFFSETS["lines_mine"][0] == _LINES * BLOCK
-assert OFFSETS["my_stones"][0] == _STONES * BLOCK
-assert OFFSETS["my_majority"][0] == _MAJORITY * BLOCK
-assert OFFSETS["decision"][0] == _STATUS * BLOCK and OFFSETS["numbers"][0] == _NUMBERS * BLOCK
-
-_COUNT_BITS = 3  # packed bridge counts: 3 bits per island (degree <= 6)
-assert DEGREE.max() < 1 << _COUNT_BITS
-_GROUP = BLOCK * _COUNT_BITS  # 12 bits: the packed counts of one block's 4 islands
+_NUM_BLOCKS = OBS_DIM // BLOCK
+_NUMBER_BLOCKS = len(NUMBERS) // BLOCK
+_BYTES = _NUM_BLOCKS - _NUMBER_BLOCKS  # blocks chosen by a byte
+assert OBS_DIM == _NUM_BLOCKS * BLOCK and OFFSETS["numbers"][0] == _BYTES * BLOCK
 
 
-def _count_rows() -> np.ndarray:
-    """Row v: the 4 two-bit counts of byte v of a count word, / 2."""
-    v = np.arange(256)[:, None]
-    return (((v >> (2 * np.arange(BLOCK))) & 3) / 2).astype(np.float32)
+def _block(name: str) -> int:
+    """The first block of a layout entry."""
+    assert OFFSETS[name][0] % BLOCK == 0
+    return OFFSETS[name][0] // BLOCK
 
 
-def _onehot_rows() -> np.ndarray:
-    """Row i < 4: one-hot at i; row 4: all 0."""
-    return np.eye(BLOCK + 1, BLOCK, dtype=np.float32)
+# ---- the block tables (256 rows each) ----------------------------------------------
 
 
-def _bit_rows() -> np.ndarray:
-    """Row v < 16: the 4 bits of v, lowest first (nibbles of bit sets, status flags)."""
-    return ((np.arange(16)[:, None] >> np.arange(BLOCK)) & 1).astype(np.float32)
+def _counts_table(v: np.ndarray) -> np.ndarray:
+    """A byte of a count word: its 4 islands' counts / 2."""
+    return ((v[:, None] >> (2 * np.arange(4))) & 3) / 2
 
 
-def _last_nibble_rows(top: int) -> np.ndarray:
-    """Row n + 8 v (n < 8, v <= top): the 3 bits of n (lines 24-26), then v / top."""
-    rows = np.zeros((8 * (top + 1), BLOCK), dtype=np.float32)
-    for v in range(top + 1):
-        for n in range(8):
-            rows[n + 8 * v, :3] = (n >> np.arange(3)) & 1
-            rows[n + 8 * v, 3] = v / top
-    return rows
+def _bits_table(v: np.ndarray) -> np.ndarray:
+    """A byte's 4 low bits, lowest first."""
+    return (v[:, None] >> np.arange(4)) & 1
 
 
-def _majority_rows() -> np.ndarray:
-    """Row 4096 g + v: islands 4g..4g+3, their bridge counts (3 bits each in v) over
-    their majority thresholds."""
-    v = np.arange(1 << _GROUP)[:, None]
-    counts = (v >> (_COUNT_BITS * np.arange(BLOCK))) & 7
-    maj = MAJORITY.reshape(-1, BLOCK).astype(np.float32)  # (3, 4)
-    return (counts[None, :, :] / maj[:, None, :]).reshape(-1, BLOCK).astype(np.float32)
+def _slot_table(j: int) -> Callable[[np.ndarray], np.ndarray]:
+    """A face-up slot's content (island + 1, 0 = empty): islands 4j..4j+3 one-hot."""
+    return lambda v: (v[:, None] - 1 == 4 * j + np.arange(4)).astype(float)
 
 
-def _stack(parts: dict[str, np.ndarray]) -> tuple[np.ndarray, dict[str, int]]:
-    bases, at = {}, 0
-    for name, rows in parts.items():
-        bases[name] = at
-        at += len(rows)
-    return np.concatenate(list(parts.values())), bases
+def _last_nibble_table(divisor: int) -> Callable[[np.ndarray], np.ndarray]:
+    """A line set's last nibble (lines 24-26) in bits 0-2 and a number in bits 3-7."""
+    return lambda v: np.column_stack([_bits_table(v)[:, :3], (v >> 3) / divisor])
 
 
-_TABLE, _BASE = _stack(
-    {
-        "counts": _count_rows(),
-        "onehot": _onehot_rows(),
-        "bits": _bit_rows(),
-        "supply": _last_nibble_rows(BRIDGES_PER_PLAYER),
-        "pile": _last_nibble_rows(MAX_PILE),
-        "majority": _majority_rows(),
-    }
-)
-_TABLE.flags.writeable = False
-_COUNTS, _BITS = (
-    np.intp(_BASE["counts"]),
-    np.intp(_BASE["bits"]),
-)  # (numpy scalars: no uint8 overflow)
-# Per face-up content (island + 1, 0 = empty) and block j: the block's code.
-_SLOT_CODES = np.full((3, NUM_ISLANDS + 1), _BASE["onehot"] + BLOCK, dtype=np.intp)
-for _x in range(NUM_ISLANDS):
-    _SLOT_CODES[_x // BLOCK, _x + 1] = _BASE["onehot"] + _x % BLOCK
-# Per byte j of a line set: the packed counts (3 bits per island) of its lines' ends.
-_PACKED_COUNTS = np.zeros((4, 256), dtype=np.uint64)
+def _island_table(x: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Island x: my count in bits 0-2, the opponent's in 3-5, my stone 6, theirs 7."""
+    return lambda v: np.column_stack(
+        [(v >> 6) & 1, v >> 7, (v & 7) / MAJORITY[x], ((v >> 3) & 7) / MAJORITY[x]]
+    )
+
+
+def _stones_table(v: np.ndarray, spp: int) -> np.ndarray:
+    """My stones on the board in bits 0-3, the opponent's in bits 4-7."""
+    mine, theirs = v & 15, v >> 4
+    return np.column_stack([mine, theirs, spp - mine, spp - theirs]) / MAX_STONES
+
+
+def _tables(config: Config) -> np.ndarray:
+    """(63 * 256, 4) float32: block k's row for byte v at 256 k + v."""
+    v = np.arange(256)
+    parts: list[np.ndarray] = []
+    for _ in range(5):  # hand, known_theirs, known_mine, discard_up, my_discard_down
+        parts += [_counts_table(v)] * 3
+        parts.append(_bits_table(v))  # the flags block after it
+    parts += [_slot_table(j)(v) for _ in range(ROW_SLOTS) for j in range(3)]
+    for divisor in (BRIDGES_PER_PLAYER, BRIDGES_PER_PLAYER, MAX_PILE):
+        parts += [_bits_table(v)] * 6 + [_last_nibble_table(divisor)(v)]
+    parts += [_island_table(x)(v) for x in range(NUM_ISLANDS)]
+    parts.append(_stones_table(v, config.stones_per_player))
+    assert len(parts) == _BYTES
+    return np.concatenate(parts).astype(np.float32)
+
+
+# The byte layout: block k's byte is byte k of the game's 8 words (little-endian).
+_FLAG_BYTES = {
+    name: _block(name) for name in ("decision", "round", "turn_flags", "rules", "scorings")
+}
+_COUNT_BYTES = [
+    _block(n) for n in ("hand", "known_theirs", "known_mine", "discard_up", "my_discard_down")
+]
+_ROW_BYTE = _block("face_up")
+_LINE_BYTES = [_block(n) for n in ("lines_mine", "lines_theirs", "lines_free")]
+_ISLAND_BYTE = _block("islands")
+_STONE_BYTE = _block("stones")
+_WORDS = 8
+assert _BYTES <= 8 * _WORDS
+_BASES = (256 * np.arange(_BYTES)).astype(np.int32)
+_NUMBERS_AT = _BYTES * 256
+
+# Bridge counts per island from the bytes of a line set: 3-bit fields at the low bits
+# of byte x (islands 0-7 in the low word, 8-11 in the high one).
+_COUNT_LO = np.zeros((4, 256), dtype=np.uint64)
+_COUNT_HI = np.zeros((4, 256), dtype=np.uint64)
 for _j in range(4):
     for _v in range(256):
         for _i in range(8):
             if _v >> _i & 1 and 8 * _j + _i < NUM_LINES:
-                _a, _b = LINES[8 * _j + _i]
-                _PACKED_COUNTS[_j, _v] += (1 << (_COUNT_BITS * _a)) + (1 << (_COUNT_BITS * _b))
-_GAME_OVER = int(Phase.GAME_OVER)
-_U4, _U7, _U15, _U4095 = np.uint8(4), np.uint8(7), np.uint8(15), np.uint64(4095)
+                for _x in LINES[8 * _j + _i]:
+                    if _x < 8:
+                        _COUNT_LO[_j, _v] += np.uint64(1 << (8 * _x))
+                    else:
+                        _COUNT_HI[_j, _v] += np.uint64(1 << (8 * (_x - 8)))
+# An island set's bits spread to bit 0 of the bytes: islands 0-7 (low byte), 8-11.
+_SPREAD = np.array(
+    [sum(1 << (8 * i) for i in range(8) if v >> i & 1) for v in range(256)], dtype=np.uint64
+)
+assert DEGREE.max() < 8
+_NIBBLES = (
+    np.uint64(0x0000FFFF0000FFFF),
+    np.uint64(0x00FF00FF00FF00FF),
+    np.uint64(0x0F0F0F0F0F0F0F0F),
+)
+_U = {k: np.uint64(k) for k in (1, 3, 4, 6, 7, 8, 16, 24, 51)}
+_PLAY, _DRAW, _GAME_OVER = (int(p) for p in Phase)
+
+
+def _nibble_bytes(lines: np.ndarray) -> np.ndarray:
+    """(b,) uint32 line sets -> uint64 with nibble i (lines 4i..4i+3) in byte i."""
+    x = lines.astype(np.uint64)
+    for shift, mask in zip((16, 8, 4), _NIBBLES, strict=True):
+        x |= x << _U[shift]
+        x &= mask
+    return x
 
 
 class _Workspace:
@@ -239,21 +272,20 @@ class _Workspace:
     arrays of this size cost page faults that weigh as much as the encoding)."""
 
     def __init__(self, config: Config, B: int) -> None:
-        static = len(_TABLE)
-        self.table = np.empty((static + 4 * B, BLOCK), dtype=np.float32)
-        self.table[:static] = _TABLE
-        self.numbers = self.table[static:].reshape(B, len(NUMBERS))
-        self.codes = np.empty((B, _NUM_BLOCKS), dtype=np.intp)
-        self.codes[:, _NUMBERS:] = static + np.arange(4 * B).reshape(B, 4)
-        rule = DISCARD_RULES.index(config.discard_rule)
-        self.codes[:, _STATUS + 3] = _BITS + (1 << rule) + 8 * config.early_end
+        static = _tables(config)
+        self.table = np.empty((len(static) + _NUMBER_BLOCKS * B, BLOCK), dtype=np.float32)
+        self.table[: len(static)] = static
+        self.numbers = self.table[len(static) :].reshape(B, len(NUMBERS))
+        # (int32, not intp: the add that writes them is the encoder's second largest
+        # cost, and a narrower output makes it cheaper)
+        self.codes = np.empty((B, _NUM_BLOCKS), dtype=np.int32)
+        self.codes[:, _BYTES:] = _NUMBERS_AT + np.arange(_NUMBER_BLOCKS * B).reshape(B, -1)
+        self.words = np.zeros((B, _WORDS), dtype=np.uint64)
         self.pairs = 2 * np.arange(B)
-        self.words = np.empty((B, _MULTISETS), dtype=np.uint32)
-        self.lines = np.empty((B, 3), dtype=np.uint32)
-        self.packed = np.empty(B, dtype=np.uint64)
-        self.scratch = np.empty(B, dtype=np.uint64)
+        rule = DISCARD_RULES.index(config.discard_rule)
+        self.rules = np.uint64((1 << rule) | (config.early_end << 3))
         self.divisors = np.array(
-            [d if d is not None else config.max_turns for _, d, _ in NUMBERS], dtype=np.float32
+            [config.max_turns if d is None else d for _, d, _ in NUMBERS], dtype=np.float32
         )
 
 
@@ -323,110 +355,98 @@ def _encode(s: State, me: np.ndarray, out: np.ndarray) -> None:
     """Write the observations of seats `me` (B,) into `out` (B, OBS_DIM)."""
     B = s.batch_size
     w = _workspace(s.config, B)
-    codes = w.codes
     fm = w.pairs + me  # flat indices into (B, 2) arrays: mine, theirs
     fo = fm ^ 1
+    acc = [np.zeros(B, dtype=np.uint64) for _ in range(_WORDS)]
 
-    # Count words: a block per byte (4 islands).
-    words = w.words
-    s.hands.take(fm, out=words[:, 0])
-    s.known.take(fo, out=words[:, 1])
-    s.known.take(fm, out=words[:, 2])
-    words[:, 3] = s.discard_up
-    s.discard_down.take(fm, out=words[:, 4])
-    w8 = (words if _LITTLE else words.byteswap()).view(np.uint8)  # (B, 20)
-    for m in range(_MULTISETS):
-        for j in range(3):
-            np.add(w8[:, 4 * m + j], _COUNTS, out=codes[:, 3 * m + j])
+    def put(value: np.ndarray, byte: int, size: int) -> None:
+        """OR `value` (b,) uint64 (its `size` low bytes) in at byte `byte` of the words."""
+        k, r = divmod(byte, 8)
+        acc[k] |= value << np.uint64(8 * r)
+        if r + size > 8:
+            acc[k + 1] |= value >> np.uint64(64 - 8 * r)
 
-    # The row: per slot, 3 one-hot blocks.
-    for slot in range(ROW_SLOTS):
-        content = s.face_up[:, slot] + 1
-        for j in range(3):
-            _SLOT_CODES[j].take(content, out=codes[:, _ROW + 3 * slot + j])
-
-    # Line sets: a block per nibble; the 7th holds lines 24-26 and a number.
-    lines = w.lines
-    s.bridges.take(fm, out=lines[:, 0])
-    s.bridges.take(fo, out=lines[:, 1])
-    np.bitwise_or(lines[:, 0], lines[:, 1], out=lines[:, 2])
-    np.bitwise_xor(lines[:, 2], np.uint32(ALL_LINES), out=lines[:, 2])
-    l8 = (lines if _LITTLE else lines.byteswap()).view(np.uint8)  # (B, 12)
-    supplies = BRIDGES_PER_PLAYER - np.bitwise_count(lines[:, :2]).astype(np.intp)
-    last = (
-        (np.intp(_BASE["supply"]), supplies[:, 0]),
-        (np.intp(_BASE["supply"]), supplies[:, 1]),
-        (np.intp(_BASE["pile"]), s.pile_size.astype(np.intp)),
-    )
-    for k, (base, number) in enumerate(last):
-        c = _LINES + 7 * k
-        for j in range(3):
-            byte = l8[:, 4 * k + j]
-            np.add(byte & _U15, _BITS, out=codes[:, c + 2 * j])
-            np.add(byte >> _U4, _BITS, out=codes[:, c + 2 * j + 1])
-        np.add(l8[:, 4 * k + 3] & _U7, base, out=codes[:, c + 6])
-        codes[:, c + 6] += 8 * number
-
-    # Stones: a block per nibble of the island sets.
-    for k, f in enumerate((fm, fo)):
-        stones = s.stones.take(f)
-        for j in range(3):
-            np.add(
-                (stones >> np.uint16(4 * j)) & np.uint16(15),
-                _BITS,
-                out=codes[:, _STONES + 3 * k + j],
-            )
-
-    # Bridge counts per island, 3 bits each, summed from per-byte tables.
-    packed, scratch = w.packed, w.scratch
-    for k in range(2):
-        packed.fill(0)
-        for j in range(4):
-            np.add(packed, _PACKED_COUNTS[j].take(l8[:, 4 * k + j], out=scratch), out=packed)
-        for g in range(3):
-            c = codes[:, _MAJORITY + 3 * k + g]
-            np.bitwise_and(packed >> np.uint64(_GROUP * g), _U4095, out=c, casting="unsafe")
-            c += _BASE["majority"] + (1 << _GROUP) * g
-
-    # Status blocks: flags as the bits of a row.
-    phase = s.phase
-    np.add(np.left_shift(1, phase, dtype=np.intp), _BITS, out=codes[:, _STATUS])
-    codes[:, _STATUS] += 8 * (s.current_player == me)
-    rnd = np.minimum(s.num_scorings, 2)
-    np.add(np.left_shift(1, rnd, dtype=np.intp), _BITS, out=codes[:, _STATUS + 1])
-    codes[:, _STATUS + 1] += 8 * s.handed_back
+    # Count words with a flags byte each.
+    phase = s.phase.astype(np.uint64)
+    to_act = (s.current_player == me).astype(np.uint64)
+    decision = (_U[1] << phase) | (to_act << _U[3])
+    rnd = _U[1] << np.minimum(s.num_scorings, 2).astype(np.uint64)
+    rnd |= s.handed_back.astype(np.uint64) << _U[3]
     final = s.final_turns_left
-    no_skip = (phase != _GAME_OVER) & ((final > 0) | s.last_turn_skipped | s.handed_back)
-    flags = codes[:, _STATUS + 2]
-    np.add(final == 2, _BITS, out=flags)
-    flags += 2 * (final == 1)
-    flags += 4 * s.last_turn_skipped
-    flags += 8 * no_skip
+    no_skip = (s.phase != _GAME_OVER) & ((final > 0) | s.last_turn_skipped | s.handed_back)
+    turn_flags = (final == 2) | (final == 1) << 1 | s.last_turn_skipped << 2 | no_skip << 3
+    sc = s.scorings.reshape(B, 6)  # scoring k, player p at 2k + p
+    flip = me == 1
+    mine_sc = [np.where(flip, sc[:, 2 * k + 1], sc[:, 2 * k]) for k in range(3)]
+    theirs_sc = [np.where(flip, sc[:, 2 * k], sc[:, 2 * k + 1]) for k in range(3)]
+    early = (
+        (mine_sc[0] > 0) | (theirs_sc[0] > 0) << 1 | (mine_sc[1] > 0) << 2 | (theirs_sc[1] > 0) << 3
+    )
+    flags = (decision, rnd, turn_flags.astype(np.uint64), w.rules, early.astype(np.uint64))
+    counts = (
+        s.hands.take(fm),
+        s.known.take(fo),
+        s.known.take(fm),
+        s.discard_up,
+        s.discard_down.take(fm),
+    )
+    for byte, word, flag in zip(_COUNT_BYTES, counts, flags, strict=True):
+        put(word.astype(np.uint64) | (flag << _U[24]), byte, 4)
 
-    # Numbers, in per-game rows of the table.
+    # The face-up row: each slot's content (island + 1) in its 3 bytes.
+    content = (s.face_up + np.int8(1)).astype(np.uint64)
+    for slot in range(ROW_SLOTS):
+        put(content[:, slot] * np.uint64(0x010101), _ROW_BYTE + 3 * slot, 3)
+
+    # Line sets: a nibble per byte, a number in the last byte's spare bits.
+    mine = s.bridges.take(fm)
+    theirs = s.bridges.take(fo)
+    free = ~(mine | theirs) & np.uint32(ALL_LINES)
+    n_mine, n_theirs = np.bitwise_count(mine), np.bitwise_count(theirs)
+    numbers = (BRIDGES_PER_PLAYER - n_mine, BRIDGES_PER_PLAYER - n_theirs, s.pile_size)
+    for byte, lines, number in zip(_LINE_BYTES, (mine, theirs, free), numbers, strict=True):
+        put(_nibble_bytes(lines) | (number.astype(np.uint64) << _U[51]), byte, 7)
+
+    # Islands: both bridge counts and both stones of island x in byte x.
+    st_mine, st_theirs = s.stones.take(fm), s.stones.take(fo)
+    for half, table in ((0, _COUNT_LO), (1, _COUNT_HI)):
+        word = np.zeros(B, dtype=np.uint64)
+        for k, lines in enumerate((mine, theirs)):
+            for j in range(4):
+                byte = (lines >> np.uint32(8 * j)) & np.uint32(255)
+                word += table[j].take(byte) << np.uint64(3 * k)
+        for k, stones in enumerate((st_mine, st_theirs)):
+            word |= _SPREAD.take((stones >> np.uint16(8 * half)) & np.uint16(255)) << _U[6 + k]
+        put(word, _ISLAND_BYTE + 8 * half, 8 - 4 * half)
+    on_mine, on_theirs = np.bitwise_count(st_mine), np.bitwise_count(st_theirs)
+    put((on_mine | on_theirs << np.uint8(4)).astype(np.uint64), _STONE_BYTE, 1)
+
+    words = w.words
+    for k in range(_WORDS):
+        words[:, k] = acc[k]
+    image = (words if _LITTLE else words.byteswap()).view(np.uint8)
+    codes = w.codes
+    np.add(image[:, :_BYTES], _BASES, out=codes[:, :_BYTES])
+
+    # The numbers, in per-game rows of the table.
     num = w.numbers
     # (+ the cards a public view blanked: 0 in a real state)
     hand_sizes = cards.size(s.hands) + s.hidden_hand
     down = cards.size(s.discard_down) + s.hidden_down
-    stones_on = np.bitwise_count(s.stones)
-    spp = s.config.stones_per_player
-    num[:, 0] = hand_sizes.take(fo)
-    num[:, 1] = down.take(fm)
-    num[:, 2] = down.take(fo)
-    np.subtract(spp, stones_on.take(fm), out=num[:, 3], dtype=np.float32)
-    np.subtract(spp, stones_on.take(fo), out=num[:, 4], dtype=np.float32)
-    num[:, 5] = spp
-    num[:, 6] = s.turn
-    num[:, 7] = hand_sizes.take(fm)
-    sc = s.scorings.reshape(B, 6)  # scoring k, player p at 2k + p
-    flip = me == 1
-    for k in range(3):
-        num[:, 8 + 2 * k] = np.where(flip, sc[:, 2 * k + 1], sc[:, 2 * k])
-        num[:, 9 + 2 * k] = np.where(flip, sc[:, 2 * k], sc[:, 2 * k + 1])
-    np.add(num[:, 8], num[:, 10], out=num[:, 14])
-    num[:, 14] += num[:, 12]
-    np.add(num[:, 9], num[:, 11], out=num[:, 15])
-    num[:, 15] += num[:, 13]
+    num[:, 0] = hand_sizes.take(fm)
+    num[:, 1] = hand_sizes.take(fo)
+    num[:, 2] = down.take(fm)
+    num[:, 3] = down.take(fo)
+    num[:, 4] = s.turn
+    num[:, 5] = s.config.stones_per_player
+    num[:, 6] = s.pile_size
+    for slot in range(ROW_SLOTS):
+        num[:, 6] += content[:, slot] != 0
+    num[:, 7] = np.bitwise_count(free)
+    num[:, 8] = mine_sc[2]
+    num[:, 9] = theirs_sc[2]
+    num[:, 10] = mine_sc[0] + mine_sc[1] + mine_sc[2]
+    num[:, 11] = theirs_sc[0] + theirs_sc[1] + theirs_sc[2]
     num /= w.divisors
 
     w.table.take(codes, axis=0, out=out.reshape(B, _NUM_BLOCKS, BLOCK), mode="clip")
@@ -447,44 +467,47 @@ def decode(vector: np.ndarray) -> dict[str, object]:
         return [LINE_NAMES[n] for n in range(NUM_LINES) if x[n] > 0.5]
 
     row = part["face_up"].reshape(ROW_SLOTS, NUM_ISLANDS)
-    numbers = {
-        name: float(x) * (d if d is not None else 1.0)
-        for (name, d, _), x in zip(NUMBERS, part["numbers"], strict=True)
-    }
-    decision, rnd, turn_flags, rules = (
-        part[k] for k in ("decision", "round", "turn_flags", "rules")
-    )
+    isl = part["islands"].reshape(NUM_ISLANDS, len(ISLAND_FEATURES))
+    decision, rnd, flags, rules = (part[k] for k in ("decision", "round", "turn_flags", "rules"))
     out: dict[str, object] = {
-        "hand": multiset(part["hand"]),
-        "known_theirs": multiset(part["known_theirs"]),
-        "known_mine": multiset(part["known_mine"]),
-        "discard_up": multiset(part["discard_up"]),
-        "my_discard_down": multiset(part["my_discard_down"]),
-        "face_up": [ISLAND_NAMES[int(np.argmax(r))] if r.max() > 0.5 else None for r in row],
-        "lines_mine": line_set(part["lines_mine"]),
-        "lines_theirs": line_set(part["lines_theirs"]),
-        "lines_free": line_set(part["lines_free"]),
-        "my_bridge_supply": int(round(part["my_bridge_supply"][0] * BRIDGES_PER_PLAYER)),
-        "their_bridge_supply": int(round(part["their_bridge_supply"][0] * BRIDGES_PER_PLAYER)),
-        "pile_size": int(round(part["pile_size"][0] * MAX_PILE)),
-        "my_stones": [ISLAND_NAMES[x] for x in range(NUM_ISLANDS) if part["my_stones"][x] > 0.5],
-        "their_stones": [
-            ISLAND_NAMES[x] for x in range(NUM_ISLANDS) if part["their_stones"][x] > 0.5
-        ],
-        "my_bridges_at": (part["my_majority"] * MAJORITY).round().astype(int).tolist(),
-        "their_bridges_at": (part["their_majority"] * MAJORITY).round().astype(int).tolist(),
-        "phase": DECISIONS[int(np.argmax(decision[:3]))],
-        "to_act": bool(decision[3] > 0.5),
-        "round": int(np.argmax(rnd[:3])) + 1,
-        "handed_back": bool(rnd[3] > 0.5),
-        "final_turns_left": 2 if turn_flags[0] > 0.5 else 1 if turn_flags[1] > 0.5 else None,
-        "last_turn_skipped": bool(turn_flags[2] > 0.5),
-        "may_not_skip": bool(turn_flags[3] > 0.5),
-        "discard_rule": DISCARD_RULES[int(np.argmax(rules[:3]))],
-        "early_end": bool(rules[3] > 0.5),
+        name: multiset(part[name])
+        for name in ("hand", "known_theirs", "known_mine", "discard_up", "my_discard_down")
     }
-    for name, value in numbers.items():
-        out[name] = value if name == "turn" else int(round(value))
+    out.update(
+        {
+            "face_up": [ISLAND_NAMES[int(np.argmax(r))] if r.max() > 0.5 else None for r in row],
+            "lines_mine": line_set(part["lines_mine"]),
+            "lines_theirs": line_set(part["lines_theirs"]),
+            "lines_free": line_set(part["lines_free"]),
+            "my_bridge_supply": int(round(part["my_bridge_supply"][0] * BRIDGES_PER_PLAYER)),
+            "their_bridge_supply": int(round(part["their_bridge_supply"][0] * BRIDGES_PER_PLAYER)),
+            "pile_size": int(round(part["pile_size"][0] * MAX_PILE)),
+            "my_stones": [ISLAND_NAMES[x] for x in range(NUM_ISLANDS) if isl[x, 0] > 0.5],
+            "their_stones": [ISLAND_NAMES[x] for x in range(NUM_ISLANDS) if isl[x, 1] > 0.5],
+            "my_bridges_at": (isl[:, 2] * MAJORITY).round().astype(int).tolist(),
+            "their_bridges_at": (isl[:, 3] * MAJORITY).round().astype(int).tolist(),
+            "phase": DECISIONS[int(np.argmax(decision[:3]))],
+            "to_act": bool(decision[3] > 0.5),
+            "round": int(np.argmax(rnd[:3])) + 1,
+            "handed_back": bool(rnd[3] > 0.5),
+            "final_turns_left": 2 if flags[0] > 0.5 else 1 if flags[1] > 0.5 else None,
+            "last_turn_skipped": bool(flags[2] > 0.5),
+            "may_not_skip": bool(flags[3] > 0.5),
+            "discard_rule": DISCARD_RULES[int(np.argmax(rules[:3]))],
+            "early_end": bool(rules[3] > 0.5),
+        }
+    )
+    sc = part["scorings"]
+    out.update(
+        my_scoring_1=int(round(sc[0])),
+        their_scoring_1=int(round(sc[1])),
+        my_scoring_2=int(round(2 * sc[2])),
+        their_scoring_2=int(round(2 * sc[3])),
+    )
+    st = (part["stones"] * MAX_STONES).round().astype(int).tolist()
+    out.update(dict(zip(STONE_FEATURES, st, strict=True)))
+    for (name, divisor, _), x in zip(NUMBERS, part["numbers"], strict=True):
+        out[name] = float(x) if divisor is None else int(round(float(x) * divisor))
     return out
 
 
