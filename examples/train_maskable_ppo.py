@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from kanaloa_env.wrappers import evaluate
+    from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
 
     torch.set_num_threads(args.torch_threads)

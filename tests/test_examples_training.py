@@ -41,7 +41,8 @@ def test_help_documents_every_argument(script: str) -> None:
 
 def check_outputs(out_dir: Path, min_steps: int) -> None:
     from kanaloa_env.bots.model import MaskablePPOBot
-    from kanaloa_env.wrappers import VectorDriver, evaluate
+    from kanaloa_env.evaluation import evaluate
+    from kanaloa_env.wrappers import VectorDriver
 
     for name in ("model.zip", "eval.csv", "learning_curve.png"):
         assert (out_dir / name).stat().st_size > 0

@@ -22,10 +22,11 @@ from kanaloa_env.core.kanaloa.constants import (
     Phase,
     card_from_name,
 )
-from kanaloa_env.play import HumanQuit, legal_moves, parse_move, play_game
+from kanaloa_env.games.kanaloa.describe import ocean_card_ahead
+from kanaloa_env.games.kanaloa.moves import legal_moves, parse_move
+from kanaloa_env.play import play_game
 from kanaloa_env.records import (
     load_record,
-    ocean_card_ahead,
     record_bot_game,
     replay,
     replay_states,
@@ -168,8 +169,8 @@ def test_parse_move_follows_suit_and_names_the_reason() -> None:
         parse_move("kanaloa", state)
     with pytest.raises(ValueError, match=f"there is no move {len(moves) + 1}"):
         parse_move(str(len(moves) + 1), state)
-    with pytest.raises(HumanQuit):
-        parse_move("Q", state)
+    with pytest.raises(ValueError, match="not understood"):
+        parse_move("Q", state)  # quitting is the terminal loop's business, not a move
 
 
 @pytest.mark.parametrize("text", ["²", "１", "٣", "1²", "#１"])

@@ -66,7 +66,7 @@ def test_seeded_record_starts_at_game_0_of_init(tmp_path: Path) -> None:
     cfg = Config(num_players=4)
     rec = GameRecord(4, cfg.overrides(), seed=5)
     assert rec.start_state().equal(init(cfg, 1, seed=5))
-    assert to_scenario(GameRecord(4, {}, seed=5, game=2).start_state(), 0) == to_scenario(
+    assert to_scenario(GameRecord(4, {}, seed=5, deal=2).start_state(), 0) == to_scenario(
         init(cfg, 3, seed=5), 2
     )
 
@@ -108,7 +108,7 @@ def test_file_layout_header_decisions_result(tmp_path: Path) -> None:
 def _tamper(rec: GameRecord, n: int, **change: int) -> GameRecord:
     d = rec.decisions[n]
     fields = {"step": d.step, "player": d.player, "action": d.action} | change
-    out = GameRecord(rec.num_players, rec.config, seed=rec.seed, game=rec.game)
+    out = GameRecord(rec.num_players, rec.config, seed=rec.seed, deal=rec.deal)
     out.decisions = list(rec.decisions)
     out.decisions[n] = type(d)(**fields)
     return out
@@ -180,7 +180,7 @@ def test_recorder_rejects_bad_actions_and_records_nothing() -> None:
         ('{"format": "kanaloa-record", "version": 1, "num_players": 4, "config": {}, "scenario": {"num_players": 3}}\n',
          "line 1: GameRecord.num_players is 4 but the scenario's is 3"),
         ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1, "game": 18446744073709551616}\n',
-         r"line 1: .*game must be an int in 0\.\.2\*\*64-1"),
+         r"line 1: .*deal must be an int in 0\.\.2\*\*64-1"),
     ],
 )  # fmt: skip
 def test_malformed_files_name_the_line(tmp_path: Path, text: str, match: str) -> None:
@@ -207,7 +207,7 @@ def test_write_records_matches_a_batch_of_games(tmp_path: Path) -> None:
     path = tmp_path / "arena.jsonl"
     written = write_records(path, cfg, 21, actions, meta={"players": ["random"] * 4})
     loaded = load_records(path)
-    assert len(loaded) == B and [r.game for r in loaded] == [0, 1, 2]
+    assert len(loaded) == B and [r.deal for r in loaded] == [0, 1, 2]
     for g, rec in enumerate(loaded):
         assert rec.actions == actions[g] == written[g].actions
         final = replay_states(rec)[-1]
@@ -266,11 +266,11 @@ def test_game_index_must_fit_in_uint64() -> None:
     ):
         init(cfg, 2, seed=1, first_game=2**64 - 1)
     with pytest.raises(ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-1"):
-        Recorder(cfg, 1, game=2**64)
+        Recorder(cfg, 1, deal=2**64)
     with pytest.raises(ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-2"):
         init(cfg, 2, seed=1, first_game=np.uint64(2**64 - 1))  # numpy used to wrap to 0
-    with pytest.raises(ValueError, match=r"GameRecord.game must be an int in 0\.\.2\*\*64-1"):
-        GameRecord(3, seed=1, game=2**64)
+    with pytest.raises(ValueError, match=r"GameRecord.deal must be an int in 0\.\.2\*\*64-1"):
+        GameRecord(3, seed=1, deal=2**64)
     with pytest.raises(TypeError, match="GameRecord.scenario must be a scenario dict"):
         GameRecord(3, scenario=[1, 2])  # type: ignore[arg-type]
 
@@ -382,15 +382,16 @@ def test_replay_cli_prints_renders_and_reports_divergence(tmp_path: Path) -> Non
     [
         ({"scenario": [1, 2]}, "scenario must be a scenario dict"),
         ({"scenario": {"num_players": 3}}, "bad 'scenario': scenario key 'route' is missing"),
-        ({"seed": 1, "game": 2**64}, r"game must be an int in 0..2\*\*64-1"),
+        ({"seed": 1, "deal": 2**64}, r"deal must be an int in 0..2\*\*64-1"),
     ],
-    ids=["scenario-list", "scenario-missing-keys", "game-2**64"],
+    ids=["scenario-list", "scenario-missing-keys", "deal-2**64"],
 )
 def test_replay_cli_reports_a_bad_header_in_one_line(
     tmp_path: Path, change: dict, match: str
 ) -> None:
     """A bad start is an unreadable file (exit 2, one line naming the line), not a traceback."""
-    head = {"format": "kanaloa-record", "version": FORMAT_VERSION, "num_players": 3, "config": {}}
+    head = {"format": "kanaloa-record", "version": FORMAT_VERSION, "game": "kanaloa"}
+    head |= {"num_players": 3, "config": {}}
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(head | change) + "\n")
     proc = _replay_cli(str(path), "--brief")

@@ -1,18 +1,23 @@
-"""Replay a recorded game: `python -m kanaloa_env.replay FILE`.
+"""Replay a recorded game of any game: `python -m kanaloa_env.replay FILE`.
 
 ```
-python -m kanaloa_env.replay game.jsonl                  # every step: what happened + the table
+python -m kanaloa_env.replay game.jsonl                  # step by step: what happened + the table
 python -m kanaloa_env.replay game.jsonl --brief          # what happened, no tables
 python -m kanaloa_env.replay games.jsonl --game 3 --gif game3.gif     # an animation
 python -m kanaloa_env.replay game.jsonl --png-dir frames/             # one PNG per position
 ```
 
-The record format is described in `kanaloa_env.records`. Exit status: 0 when the
-record replays; 1 when it does not (an illegal action, another player to act than
-recorded: the error names the step); 2 for a bad command line or an unreadable or
-malformed file, checked before anything is replayed (the output options too: the
-`--gif` file's directory must exist); 3 when a picture cannot be written all the
-same (e.g. the disk is full). Errors go to stderr, never as a traceback.
+On a terminal the replay waits for Enter after each step (`c` runs to the end, `q`
+stops); piped or with `--no-pause` it prints every step at once. The record names
+its game (Kanaloa or Kahuna); the format is described in `kanaloa_env.records`,
+and every field replay can recompute is checked. Exit status: 0 when the record
+replays; 1 when it does not (an illegal action, another player to act than
+recorded, a result or name that disagrees: the error names the step); 2 for a bad
+command line or an unreadable or malformed file, checked before anything is
+replayed (the output options too: the `--gif` file's directory must exist); 3 when
+a picture cannot be written all the same (e.g. the disk is full). Errors go to
+stderr, never as a traceback. Names from the record are printed with control
+characters escaped.
 """
 
 from __future__ import annotations
@@ -21,16 +26,24 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from ._cli import positive_int
-from .core.kanaloa.state import State
-from .records import ReplayError, describe_step, load_records, replay
-from .render import SCALE_RANGE
-from .render.text import add_color_option, color_from_option, render_text
+from ..records import ReplayError, describe_step, load_records, replay
+from ..render import SCALE_RANGE, render_text
+from ..render.terminal import add_color_option, color_from_option
+from .options import positive_int
 
-__all__ = ["main"]
+__all__ = ["main", "printable"]
 
-_MIN_SCALE, _MAX_SCALE = SCALE_RANGE  # as `render.image.save_gif`; PNGs get the same
+_MIN_SCALE, _MAX_SCALE = SCALE_RANGE  # as `render.gif.save_gif`; PNGs get the same
+
+
+def printable(text: str) -> str:
+    """`text` with control characters (ANSI escapes, newlines, ...) shown as escapes, so a
+    string from a file cannot move the cursor, recolour or fake lines on a terminal."""
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
 
 
 def _scale(text: str) -> float:
@@ -70,7 +83,8 @@ def _png_dir(text: str) -> str:
 def _build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m kanaloa_env.replay",
-        description="Replay a recorded Kanaloa game step by step, or render it to pictures.",
+        description="Replay a recorded game (Kanaloa or Kahuna) step by step, checking it, "
+        "or render it to pictures.",
     )
     ap.add_argument("file", help="a game record (JSON lines, see kanaloa_env.records)")
     ap.add_argument("--game", type=int, default=0, help="which game of the file, from 0")
@@ -81,6 +95,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="always show this player's hand (default: the player to act)",
     )
     ap.add_argument("--brief", action="store_true", help="print what happened, without the tables")
+    ap.add_argument(
+        "--no-pause",
+        action="store_true",
+        help="print every step at once (the default when the output is not a terminal)",
+    )
     add_color_option(ap)
     ap.add_argument(
         "--gif", metavar="OUT", type=_gif_path, help="write an animated GIF of the game here"
@@ -139,7 +158,7 @@ def _main(argv: Sequence[str] | None) -> int:
     names = [f"player_{p}" for p in range(P)]
     players = rec.meta.get("players") if isinstance(rec.meta, dict) else None
     if isinstance(players, list) and len(players) == P:
-        names = [f"player_{p} ({players[p]})" for p in range(P)]
+        names = [f"player_{p} ({printable(str(players[p]))})" for p in range(P)]
     try:
         start = rec.start_state()
     except (TypeError, ValueError) as e:  # `load_records` checks starts; a GameRecord may not
@@ -150,9 +169,13 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     states = [start]
     quiet = render  # rendering only: no step-by-step text
-    start_desc = f"seed {rec.seed}, game {rec.game}" if rec.seed is not None else "a scenario"
+    pause = not (quiet or args.no_pause) and sys.stdin.isatty() and sys.stdout.isatty()
+    start_desc = f"seed {rec.seed}, deal {rec.deal}" if rec.seed is not None else "a scenario"
     if not quiet:
-        print(f"Game {args.game} of {args.file}: {P} players, from {start_desc}")
+        print(
+            f"Game {args.game} of {printable(args.file)}: {rec.rules.title}, {P} players, "
+            f"from {start_desc}"
+        )
         if not args.brief:
             print(render_text(start, 0, color=color, seat=args.seat))
     try:
@@ -160,6 +183,8 @@ def _main(argv: Sequence[str] | None) -> int:
             states.append(r.after)
             if quiet:
                 continue
+            if pause:
+                pause = _wait()
             d = r.decision
             print(f"\nStep {d.step}:")
             for line in describe_step(r.before, d.action, r.after, names=names):
@@ -169,8 +194,10 @@ def _main(argv: Sequence[str] | None) -> int:
     except ReplayError as e:
         print(f"\n{e}", file=sys.stderr)
         return 1
+    except _Stop:
+        return 0
     last = states[-1]
-    if not quiet and not (last.terminated[0] or last.truncated[0]):
+    if not quiet and not last.done[0]:
         print(f"\nThe record ends after {len(rec.decisions)} steps; the game is not over.")
     if render:
         try:
@@ -181,13 +208,32 @@ def _main(argv: Sequence[str] | None) -> int:
     return 0
 
 
-def _write_pictures(args: argparse.Namespace, states: list[State]) -> None:
-    """Write the --png-dir frames and the --gif animation.
+class _Stop(Exception):
+    """The reader typed q at a pause."""
+
+
+def _wait() -> bool:
+    """Wait for Enter between steps; False once the reader asks to run to the end."""
+    try:
+        answer = input("-- Enter: next step, c: to the end, q: quit -- ").strip().lower()
+    except EOFError:
+        return False
+    if answer in ("q", "quit"):
+        raise _Stop
+    return answer not in ("c", "continue")
+
+
+def _write_pictures(args: argparse.Namespace, states: list[Any]) -> None:
+    """Write the --png-dir frames and the --gif animation (each file whole or not at all).
 
     Raises:
         OSError: a file or the directory cannot be written.
     """
-    from .render.image import render_image, save_gif
+    from PIL import Image
+
+    from ..core.files import atomic_write_path
+    from ..render import render_rgb
+    from ..render.gif import save_gif
 
     keep = list(range(0, len(states), args.every))
     if keep[-1] != len(states) - 1:
@@ -196,10 +242,11 @@ def _write_pictures(args: argparse.Namespace, states: list[State]) -> None:
     if args.png_dir:
         os.makedirs(args.png_dir, exist_ok=True)
         for k in keep:
-            img = render_image(states[k], 0, args.seat)
+            img = Image.fromarray(render_rgb(states[k], 0, args.seat))
             if args.scale != 1.0:
                 img = img.resize((round(img.width * args.scale), round(img.height * args.scale)))
-            img.save(os.path.join(args.png_dir, f"step_{k:04d}.png"))
+            with atomic_write_path(os.path.join(args.png_dir, f"step_{k:04d}.png")) as tmp:
+                img.save(tmp, format="PNG")
         print(f"wrote {len(keep)} PNGs to {args.png_dir}")
     if args.gif:
         frames = [states[k] for k in keep]

@@ -1,17 +1,22 @@
-"""Tournaments between bots on the batched core, with win rates and multiplayer ratings.
+"""Tournaments between bots on the batched engines, with win rates and multiplayer ratings.
 
 ```
 python -m kanaloa_env.arena --bots heuristic random random random --players 4 \
-    --games 2000 --seed 0 --out arena_results
+    --games 2000 --seed 0 --out runs/arena/kanaloa
+python -m kanaloa_env.arena --game kahuna --bots heuristic random --games 2000
 ```
 
 ```python
 from kanaloa_env.arena import run_tournament
 result = run_tournament(["heuristic", "random", "random", "random"], num_players=4,
                         num_games=2000, seed=0)
+result = run_tournament(["heuristic", "random"], game="kahuna", num_games=2000, seed=0)
 print(result.table())
-result.write("arena_results")          # results.json, results.csv, games.csv, ratings.png
+result.write("runs/arena/mine")      # results.json, results.csv, games.csv, ratings.png
 ```
+
+Any game of the package (`game="kanaloa"`, the default, or `"kahuna"`); everything
+game-specific comes through the game protocol.
 
 **Seating.** Entrants (a bot may appear several times; identical bots are distinct
 entrants `random`, `random#2`, ...) are seated in blocks of `P` games. A block
@@ -30,15 +35,17 @@ read them (`kanaloa_env.bots.needs_observations`); bots with `uses_state = True`
 get `view = public_view(state, seats)`.
 
 **Results.** Per entrant: games, wins, win rate with a 95% Wilson interval, mean
-finishing rank (the winner first, then by progress at the end; ties share the
-mean of their places) and an openskill Plackett-Luce rating updated game by game
-in game order from the finishing order (mu, sigma and ordinal = mu - 3 sigma).
-The table is sorted by ordinal, best first (entrants that played no game last).
+finishing rank (the game's `final_ranks`: Kanaloa ranks the winner first, then by
+progress at the end; Kahuna the winner first; ties share the mean of their
+places) and an openskill Plackett-Luce rating updated game by game in game order
+from the finishing order (mu, sigma and ordinal = mu - 3 sigma). The table is
+ordered by the ordinal, best first (entrants that played no game last); it says
+so, since with few games the order can differ from the order of the win rates.
 
 **Reproducibility and records.** The same arguments give the same results (the
-bots draw from one generator seeded by `seed`; the deals are the core's stream
-`seed`). Every game is known by `(seed, deal)`: it starts as
-`init(config, 1, seed, first_game=deal)`. With `record_games=True` the result
+bots draw from one generator seeded by `seed`; the deals are the engine's stream
+`seed`). Every game is known by `(seed, deal)`: it starts as game `deal` of the
+stream `seed` (`Game.init_game(config, seed, deal)`). With `record_games=True` the result
 also keeps every game's actions, so `TournamentResult.replay(i)` rebuilds game `i`
 and `TournamentResult.records()` / `save_records(path)` hand them to
 `kanaloa_env.records`.
@@ -46,37 +53,32 @@ and `TournamentResult.records()` / `save_records(path)` hand them to
 
 from __future__ import annotations
 
-import argparse
 import csv
 import itertools
 import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ._cli import positive_int
-from .bots import make_bot, needs_observations, public_view
-from .bots.base import Bot
-from .bots.registry import bot_label
-from .core import OBS_DIM, Config, init, observe, step_inplace
-from .core.batch import check_positive_int
-from .core.kanaloa.config import DOLPHIN_MODES
-from .core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
-from .core.kanaloa.setup import init_from_keys
-from .core.kanaloa.state import State
-from .core.rng import check_seed, game_keys
+from ..bots.base import Bot
+from ..bots.call import bot_actions
+from ..bots.registry import bot_label, make_bot
+from ..core.batch import GameState, check_positive_int
+from ..core.files import atomic_output_dir
+from ..core.rng import check_seed, game_keys
+from ..games import get_game
+from ..games.protocol import Game
+from .ratings import competition_ranks, openskill_ratings
 from .stats import wilson_interval
 
 __all__ = [
     "EntrantStats",
     "TournamentResult",
-    "finishing_ranks",
-    "main",
     "run_tournament",
     "seat_schedule",
     "wilson_interval",
@@ -87,7 +89,6 @@ MAX_ENTRANTS = 16
 _COMPACT_FRACTION = 0.2  # drop finished games once this share of the batch is done
 _SEATING_STREAM = 0x5EA7  # seeds the seating order apart from the bots' generator
 _BOT_STREAM = 0xB075
-_NO_OBS = np.zeros(OBS_DIM, dtype=np.float32)
 
 
 @dataclass
@@ -117,35 +118,37 @@ class TournamentResult:
     """Everything a tournament produced; per-game arrays have one row per game.
 
     Attributes:
+        game: the game (`kanaloa_env.games.Game`).
         entrants: entrant names (unique), in the order given.
         specs: what each entrant was built from (bot name, model path, object name).
         config: the rules of every game.
-        seed: the tournament seed (deals are the core's stream `seed`).
+        seed: the tournament seed (deals are the engine's stream `seed`).
         batch_size: games stepped together.
         seating: (G, P) int16 entrant index per seat.
         deal: (G,) int64 index of each game in the stream `seed`.
-        winner: (G,) int8 winning seat, -1 when the game was truncated (R9.4).
-        progress: (G, P) int32 progress of each seat at the end (R9.1).
-        rounds: (G,) int16 rounds played.
+        winner: (G,) int8 winning seat, -1 when nobody won (a draw, or a game cut
+            short: Kanaloa's `max_rounds`, R9.4).
         decisions: (G,) int32 decisions taken.
         ranks: (G, P) float64 finishing rank per seat, 1 = first, ties share.
+        summary: the game's per-game figures (`Game.game_summary`; Kanaloa:
+            `rounds` (G,) and `progress` (G, P) at the end, R9.1).
         stats: the table rows, best first.
         play_seconds: wall time spent playing; rating_seconds: rating the games.
         actions: with `record_games`, per game its actions (int16 arrays), else None.
     """
 
+    game: Game[Any, Any]
     entrants: list[str]
     specs: list[str]
-    config: Config
+    config: Any
     seed: int
     batch_size: int
     seating: np.ndarray
     deal: np.ndarray
     winner: np.ndarray
-    progress: np.ndarray
-    rounds: np.ndarray
     decisions: np.ndarray
     ranks: np.ndarray
+    summary: dict[str, np.ndarray] = field(default_factory=dict)
     stats: list[EntrantStats] = field(default_factory=list)
     play_seconds: float = 0.0
     rating_seconds: float = 0.0
@@ -157,7 +160,7 @@ class TournamentResult:
 
     @property
     def num_players(self) -> int:
-        return self.config.num_players
+        return self.game.num_players_of(self.config)
 
     @property
     def games_per_second(self) -> float:
@@ -172,7 +175,7 @@ class TournamentResult:
         return counts
 
     def table(self) -> str:
-        """The results table as text, best first."""
+        """The results table as text, ordered by the rating ordinal, best first."""
         head = (
             f"{'#':>2}  {'bot':<16} {'games':>7} {'win rate':>9} {'95% CI':>17} "
             f"{'mean rank':>9} {'mu':>7} {'sigma':>6} {'ordinal':>8}"
@@ -184,10 +187,13 @@ class TournamentResult:
                 f"[{100 * s.ci_low:>5.1f}%, {100 * s.ci_high:>5.1f}%] "
                 f"{s.mean_rank:>9.3f} {s.mu:>7.2f} {s.sigma:>6.2f} {s.ordinal:>8.2f}"
             )
-        trunc = int((self.winner < 0).sum())
+        nobody = int((self.winner < 0).sum())
         lines.append(
-            f"{self.num_games} games, {self.num_players} players, seed {self.seed}, "
-            f"{trunc} truncated; {self.games_per_second:,.0f} games/s "
+            "ordered by the rating ordinal (mu - 3 sigma), best first; win rates count wins only"
+        )
+        lines.append(
+            f"{self.game.title}: {self.num_games} games, {self.num_players} players, seed "
+            f"{self.seed}, {nobody} without a winner; {self.games_per_second:,.0f} games/s "
             f"({self.play_seconds:.2f} s play, {self.rating_seconds:.2f} s ratings)"
         )
         return "\n".join(lines)
@@ -203,15 +209,15 @@ class TournamentResult:
             "seed": self.seed,
             "deal": int(self.deal[i]),
             "num_players": self.num_players,
-            "config": self.config.overrides(),
+            "config": self.game.config_overrides(self.config),
             "seats": [self.entrants[e] for e in self.seating[i]],
             "winner_seat": None if w < 0 else w,
             "winner": None if w < 0 else self.entrants[self.seating[i, w]],
-            "progress": self.progress[i].tolist(),
             "ranks": self.ranks[i].tolist(),
-            "rounds": int(self.rounds[i]),
             "decisions": int(self.decisions[i]),
         }
+        for k, v in self.summary.items():
+            info[k] = v[i].tolist()
         if self.actions is not None:
             info["actions"] = self.actions[i].tolist()
         return info
@@ -220,7 +226,7 @@ class TournamentResult:
         """`game_info` of every game (with actions when recorded)."""
         return [self.game_info(i) for i in range(self.num_games)]
 
-    def replay(self, i: int) -> State:
+    def replay(self, i: int) -> GameState:
         """Rebuild game `i` from its seed, deal and recorded actions; its final batch-1 state.
 
         Raises:
@@ -232,16 +238,16 @@ class TournamentResult:
         i = int(i)
         if not 0 <= i < self.num_games:
             raise IndexError(f"game must be in 0..{self.num_games - 1}, got {i}")
-        state = init(self.config, 1, self.seed, first_game=int(self.deal[i]))
+        state = self.game.init_game(self.config, self.seed, int(self.deal[i]))
         for a in self.actions[i]:
-            step_inplace(state, np.array([a], dtype=np.int64))
+            self.game.step_inplace(state, np.array([a], dtype=np.int64))
         return state
 
     def save_records(self, path: str | os.PathLike[str]) -> None:
         """Write every recorded game as `kanaloa_env.records` JSON lines (replays each once)."""
         if self.actions is None:
             raise ValueError("save_records needs record_games=True")
-        from .records import write_records  # the game-record format lives there
+        from ..records import write_records  # the game-record format lives there
 
         meta = [
             {"players": [self.entrants[e] for e in self.seating[g]], "arena_game": g}
@@ -254,6 +260,7 @@ class TournamentResult:
             self.actions,
             games=self.deal.tolist(),
             meta=meta,
+            game=self.game,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -261,17 +268,19 @@ class TournamentResult:
         counts = self.seat_counts()
         return {
             "format": "kanaloa-arena",
-            "version": 1,
+            "version": 2,
+            "game": self.game.name,
             "seed": self.seed,
             "num_players": self.num_players,
-            "config": self.config.overrides(),
+            "config": self.game.config_overrides(self.config),
             "games": self.num_games,
-            "truncated": int((self.winner < 0).sum()),
+            "no_winner": int((self.winner < 0).sum()),
             "batch_size": self.batch_size,
             "entrants": [
                 {"name": n, "spec": s} for n, s in zip(self.entrants, self.specs, strict=True)
             ],
             "rating": {"model": "openskill PlackettLuce", "ordinal": "mu - 3 sigma"},
+            "order": "table rows by ordinal, best first",
             "table": [s.to_dict() for s in self.stats],
             "seat_games": {n: counts[e].tolist() for e, n in enumerate(self.entrants)},
             "play_seconds": self.play_seconds,
@@ -279,31 +288,50 @@ class TournamentResult:
             "games_per_second": self.games_per_second,
         }
 
-    def write(self, out_dir: str | os.PathLike[str], records: bool = False) -> dict[str, str]:
+    def write(
+        self,
+        out_dir: str | os.PathLike[str],
+        records: bool = False,
+        overwrite: bool = False,
+        make_parents: bool = True,
+    ) -> dict[str, str]:
         """Write results.json, results.csv (the table), games.csv and ratings.png to
         `out_dir`; with `records`, also every game as records in games.jsonl
         (`save_records`, needs `record_games=True`). results.json lists the files.
+
+        The folder is written whole or not at all (built beside `out_dir`, then moved
+        into place), so it never mixes two runs' files. An `out_dir` that already holds
+        files is replaced only with `overwrite=True`; else ValueError. Missing parent
+        folders are created unless `make_parents=False`.
 
         Returns:
             The paths written, by kind.
         """
         if records and self.actions is None:
             raise ValueError("records need the actions: run the tournament with record_games=True")
-        os.makedirs(out_dir, exist_ok=True)
-        paths = {
-            "json": os.path.join(out_dir, "results.json"),
-            "csv": os.path.join(out_dir, "results.csv"),
-            "games": os.path.join(out_dir, "games.csv"),
-            "plot": os.path.join(out_dir, "ratings.png"),
+        names = {
+            "json": "results.json",
+            "csv": "results.csv",
+            "games": "games.csv",
+            "plot": "ratings.png",
         }
         if records:
-            paths["records"] = os.path.join(out_dir, "games.jsonl")
-            self.save_records(paths["records"])
-        data = self.to_dict()
-        data["files"] = {k: os.path.basename(v) for k, v in paths.items()}
-        with open(paths["json"], "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
-            f.write("\n")
+            names["records"] = "games.jsonl"
+        with atomic_output_dir(out_dir, overwrite=overwrite, make_parents=make_parents) as tmp:
+            paths = {k: os.path.join(tmp, v) for k, v in names.items()}
+            if records:
+                self.save_records(paths["records"])
+            data = self.to_dict()
+            data["files"] = dict(names)
+            with open(paths["json"], "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2)
+                f.write("\n")
+            self._write_table(paths["csv"])
+            self._write_games(paths["games"])
+            self.plot(paths["plot"])
+        return {k: os.path.join(os.fspath(out_dir), v) for k, v in names.items()}
+
+    def _write_table(self, path: str) -> None:
         cols = [
             "rank",
             "bot",
@@ -318,7 +346,7 @@ class TournamentResult:
             "sigma",
             "ordinal",
         ]
-        with open(paths["csv"], "w", encoding="utf-8", newline="") as f:
+        with open(path, "w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)
             w.writerow(cols)
             for i, s in enumerate(self.stats, 1):
@@ -338,13 +366,17 @@ class TournamentResult:
                         f"{s.ordinal:.6f}",
                     ]
                 )
+
+    def _write_games(self, path: str) -> None:
         P = self.num_players
-        with open(paths["games"], "w", encoding="utf-8", newline="") as f:
+        per_game = [k for k, v in self.summary.items() if v.ndim == 1]
+        per_seat = [k for k, v in self.summary.items() if v.ndim == 2]
+        with open(path, "w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)
             w.writerow(
-                ["game", "seed", "deal", "winner_seat", "winner", "rounds", "decisions"]
+                ["game", "seed", "deal", "winner_seat", "winner", *per_game, "decisions"]
                 + [f"seat{s}" for s in range(P)]
-                + [f"progress{s}" for s in range(P)]
+                + [f"{k}{s}" for k in per_seat for s in range(P)]
                 + [f"rank{s}" for s in range(P)]
             )
             for g in range(self.num_games):
@@ -353,13 +385,12 @@ class TournamentResult:
                     [g, self.seed, int(self.deal[g])]
                     # as game_info: the winning seat and the entrant sitting there
                     + (["", ""] if win < 0 else [win, self.entrants[self.seating[g, win]]])
-                    + [int(self.rounds[g]), int(self.decisions[g])]
+                    + [self.summary[k][g].item() for k in per_game]
+                    + [int(self.decisions[g])]
                     + [self.entrants[e] for e in self.seating[g]]
-                    + self.progress[g].tolist()
+                    + [x for k in per_seat for x in self.summary[k][g].tolist()]
                     + [f"{r:g}" for r in self.ranks[g]]
                 )
-        self.plot(paths["plot"])
-        return paths
 
     def plot(self, path: str | os.PathLike[str]) -> None:
         """Save a PNG of each entrant's rating: mu with a +-3 sigma bar, the ordinal marked."""
@@ -379,7 +410,8 @@ class TournamentResult:
         ax.set_yticks(y, [s.name for s in stats])
         ax.set_xlabel("openskill Plackett-Luce rating")
         ax.set_title(
-            f"Kanaloa arena: {self.num_games} games, {self.num_players} players, seed {self.seed}"
+            f"{self.game.title} arena: {self.num_games} games, {self.num_players} players, "
+            f"seed {self.seed}"
         )
         ax.grid(axis="x", alpha=0.3)
         ax.legend(loc="best", fontsize="small")
@@ -424,26 +456,6 @@ def seat_schedule(
     return seating, block.astype(np.int64)
 
 
-def finishing_ranks(progress: np.ndarray, winner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Finishing places per seat: the winner first, the rest by progress at the end.
-
-    Args:
-        progress: (G, P) progress at the end (R9.1).
-        winner: (G,) winning seat, -1 for a truncated game (ranked by progress only).
-
-    Returns:
-        fractional: (G, P) float64 places 1..P, tied seats sharing the mean place.
-        competition: (G, P) int places for ratings: 1 + seats strictly ahead (ties equal).
-    """
-    G, P = progress.shape
-    key = progress.astype(np.float64)
-    has = winner >= 0
-    key[np.flatnonzero(has), winner[has]] = np.inf
-    ahead = (key[:, None, :] > key[:, :, None]).sum(axis=2)
-    tied = (key[:, None, :] == key[:, :, None]).sum(axis=2) - 1
-    return 1.0 + ahead + tied / 2.0, 1 + ahead
-
-
 # ---- playing -------------------------------------------------------------------------
 
 
@@ -453,12 +465,10 @@ class _Group:
 
     bot: Bot
     label: str
-    wants_obs: bool
-    wants_state: bool
 
 
 def _entrants(
-    bots: Sequence[str | os.PathLike[str] | Bot],
+    bots: Sequence[Any], game: Game[Any, Any]
 ) -> tuple[list[str], list[str], list[_Group], np.ndarray]:
     """Entrant names and specs, the distinct bot objects and each entrant's group."""
     groups: list[_Group] = []
@@ -470,16 +480,9 @@ def _entrants(
         # The same name or path is one bot object (bots are stateless batch policies).
         key = os.fspath(spec) if isinstance(spec, (str, os.PathLike)) else id(spec)
         if key not in by_key:
-            bot = make_bot(spec)
+            bot = make_bot(spec, game)
             by_key[key] = len(groups)
-            groups.append(
-                _Group(
-                    bot=bot,
-                    label=bot_label(spec, bot),
-                    wants_obs=needs_observations(bot),
-                    wants_state=bool(getattr(bot, "uses_state", False)),
-                )
-            )
+            groups.append(_Group(bot=bot, label=bot_label(spec, bot)))
         gi = by_key[key]
         labels.append(groups[gi].label)
         specs.append(key if isinstance(key, str) else groups[gi].label)
@@ -502,41 +505,9 @@ def _unique_names(labels: list[str]) -> list[str]:
     return names
 
 
-def _act(group: _Group, state: State, idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The actions of `group`'s bot in games `idx` of `state`, checked for legality."""
-    masks = state.legal[idx]
-    # The bot's games as a batch of their own; a bot that reads neither observations
-    # nor the state never sees them, so it skips the copy.
-    sub = state.take(idx) if group.wants_obs or group.wants_state else state
-    if group.wants_obs:
-        obs = observe(sub)
-    else:
-        # The bot declared it does not read them: a read-only zero view costs nothing.
-        obs = np.broadcast_to(_NO_OBS, (len(idx), OBS_DIM))
-    kwargs: dict[str, Any] = {}
-    if group.wants_state:
-        seats = sub.current_player.astype(np.int64)
-        kwargs = {"view": public_view(sub, seats), "seats": seats}
-    actions = np.asarray(group.bot.act(obs, masks, rng, **kwargs))
-    if actions.shape != (len(idx),) or not np.issubdtype(actions.dtype, np.integer):
-        raise ValueError(
-            f"bot {group.label!r} returned {actions.dtype} actions of shape {actions.shape}, "
-            f"expected ({len(idx)},) integers"
-        )
-    actions = actions.astype(np.int64)
-    ok = (actions >= 0) & (actions < NUM_ACTIONS)
-    ok[ok] = masks[np.flatnonzero(ok), actions[ok]]
-    if not ok.all():
-        bad = np.flatnonzero(~ok)[0]
-        raise ValueError(
-            f"bot {group.label!r} chose illegal action {int(actions[bad])} "
-            f"(phase {int(state.phase[idx[bad]])}, legal: {np.flatnonzero(masks[bad]).tolist()})"
-        )
-    return actions
-
-
 def _play_batch(
-    config: Config,
+    game: Game[Any, Any],
+    config: Any,
     seed: int,
     deals: np.ndarray,
     seat_group: np.ndarray,
@@ -547,25 +518,29 @@ def _play_batch(
 ) -> dict[str, Any]:
     """Play the games with `deals` to the end; `seat_group` (n, P) names the group per seat."""
     n, P = seat_group.shape
-    state = init_from_keys(config, game_keys(seed, deals))
+    state = game.init_from_keys(config, game_keys(seed, deals))
     pos = np.arange(n)  # batch row -> game of this batch
     out: dict[str, Any] = {
         "winner": np.full(n, -1, dtype=np.int8),
-        "progress": np.zeros((n, P), dtype=np.int32),
-        "rounds": np.zeros(n, dtype=np.int16),
+        "ranks": np.zeros((n, P), dtype=np.float64),
         "decisions": np.zeros(n, dtype=np.int32),
+        "summary": {},
     }
     log: list[tuple[np.ndarray, np.ndarray]] = []
     reported = 0
 
     def finish(rows: np.ndarray) -> None:
         g = pos[rows]
-        out["winner"][g] = state.winner[rows]
-        out["progress"][g] = state.progress[rows]
-        out["rounds"][g] = state.round[rows]
+        ended = state.take(rows)
+        out["winner"][g] = ended.winner
+        out["ranks"][g] = game.final_ranks(ended)
+        for k, v in game.game_summary(ended).items():
+            if k not in out["summary"]:
+                out["summary"][k] = np.zeros((n, *v.shape[1:]), dtype=v.dtype)
+            out["summary"][k][g] = v
 
     while True:
-        done = state.terminated | state.truncated
+        done = state.done
         n_done = int(done.sum())
         if n_done > reported:
             bar.update(n_done - reported)
@@ -587,8 +562,8 @@ def _play_batch(
         for gi, group in enumerate(groups):
             idx = np.flatnonzero(who == gi)
             if idx.size:
-                actions[idx] = _act(group, state, idx, rng)
-        step_inplace(state, actions)
+                actions[idx] = bot_actions(group.bot, game, state, rng, rows=idx, label=group.label)
+        game.step_inplace(state, actions, validate=False)  # bot_actions checked every action
         out["decisions"][pos[live]] += 1
         if record:
             log.append((pos[live], actions[live].astype(np.int16)))
@@ -605,46 +580,31 @@ def _play_batch(
     return out
 
 
-def _make_config(num_players: int | None, config: Config | Mapping[str, Any] | None) -> Config:
-    if isinstance(config, Config):
-        if num_players is not None and config.num_players != num_players:
-            raise ValueError(
-                f"config.num_players is {config.num_players} but num_players is {num_players}"
-            )
-        return config
-    if config is not None and not isinstance(config, Mapping):
-        raise TypeError(f"config must be a Config or a dict of overrides, got {type(config)}")
-    n = 4 if num_players is None else num_players
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"num_players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n!r}")
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n}")
-    return Config.from_dict(int(n), dict(config or {}))
-
-
 def run_tournament(
-    bots: Sequence[str | os.PathLike[str] | Bot],
+    bots: Sequence[Any],
     num_players: int | None = None,
     num_games: int = 1000,
     seed: int = 0,
-    config: Config | Mapping[str, Any] | None = None,
+    config: Any = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     record_games: bool = False,
     progress: bool = False,
+    game: str | Game[Any, Any] | None = None,
 ) -> TournamentResult:
     """Play a seat-balanced tournament among `bots` and rate them.
 
     Args:
         bots: at least `num_players` bot specs (`make_bot`: "random", "heuristic",
             a model path, or bot objects); repeats are distinct entrants.
-        num_players: table size 3..5 (default: the config's, else 4).
+        num_players: table size (Kanaloa 3..5, default the config's, else 4; Kahuna 2).
         num_games: games to play; a multiple of `num_players` balances the seats.
         seed: seeds the deals, the seating order and the bots' random generator.
-        config: a `Config`, or a dict of `Config` overrides (e.g.
+        config: the game's `Config`, or a dict of its fields (e.g.
             `{"nil_announcement": True}`).
         batch_size: games stepped together (memory grows with it).
         record_games: keep every game's actions (`TournamentResult.replay`).
         progress: show a tqdm progress bar on stderr.
+        game: `"kanaloa"` (default), `"kahuna"` or a `Game`.
 
     Returns:
         A `TournamentResult`.
@@ -653,8 +613,9 @@ def run_tournament(
         ValueError / TypeError: a bad bot spec, table size, game count, seed,
             batch size or config, naming what is wrong.
     """
-    cfg = _make_config(num_players, config)
-    P = cfg.num_players
+    g = get_game(game)
+    cfg = g.make_config(config, num_players)
+    P = g.num_players_of(cfg)
     seed = check_seed(seed)
     check_positive_int(num_games, "num_games")
     check_positive_int(batch_size, "batch_size")
@@ -664,14 +625,14 @@ def run_tournament(
         raise ValueError(f"need at least {P} bots for {P} seats, got {bots!r}")
     if len(bots) > MAX_ENTRANTS:
         raise ValueError(f"at most {MAX_ENTRANTS} bots per tournament, got {len(bots)}")
-    names, specs, groups, group_of = _entrants(bots)
+    names, specs, groups, group_of = _entrants(bots, g)
     seating, deal = seat_schedule(len(names), P, int(num_games), seed)
     rng = np.random.default_rng([seed, _BOT_STREAM])
     G = int(num_games)
     winner = np.full(G, -1, dtype=np.int8)
-    prog = np.zeros((G, P), dtype=np.int32)
-    rounds = np.zeros(G, dtype=np.int16)
+    ranks = np.zeros((G, P), dtype=np.float64)
     decisions = np.zeros(G, dtype=np.int32)
+    summary: dict[str, np.ndarray] = {}
     actions: list[np.ndarray] | None = [] if record_games else None
 
     from tqdm import tqdm  # plain text bar on stderr, also under Jupyter
@@ -683,18 +644,21 @@ def run_tournament(
         for lo in range(0, G, int(batch_size)):
             hi = min(G, lo + int(batch_size))
             out = _play_batch(
-                cfg, seed, deal[lo:hi], group_of[seating[lo:hi]], groups, rng, record_games, bar
+                g, cfg, seed, deal[lo:hi], group_of[seating[lo:hi]], groups, rng, record_games, bar
             )
             winner[lo:hi] = out["winner"]
-            prog[lo:hi] = out["progress"]
-            rounds[lo:hi] = out["rounds"]
+            ranks[lo:hi] = out["ranks"]
             decisions[lo:hi] = out["decisions"]
+            for k, v in out["summary"].items():
+                if k not in summary:
+                    summary[k] = np.zeros((G, *v.shape[1:]), dtype=v.dtype)
+                summary[k][lo:hi] = v
             if actions is not None:
                 actions.extend(out["actions"])
     play_seconds = time.perf_counter() - start
 
-    frac, comp = finishing_ranks(prog, winner.astype(np.intp))
     result = TournamentResult(
+        game=g,
         entrants=names,
         specs=specs,
         config=cfg,
@@ -703,35 +667,17 @@ def run_tournament(
         seating=seating,
         deal=deal,
         winner=winner,
-        progress=prog,
-        rounds=rounds,
         decisions=decisions,
-        ranks=frac,
+        ranks=ranks,
+        summary=summary,
         play_seconds=play_seconds,
         actions=actions,
     )
     start = time.perf_counter()
-    mu, sigma, ordinal = _ratings(seating, comp, len(names))
+    mu, sigma, ordinal = openskill_ratings(seating, competition_ranks(ranks), len(names))
     result.rating_seconds = time.perf_counter() - start
     result.stats = _stats(result, mu, sigma, ordinal)
     return result
-
-
-def _ratings(
-    seating: np.ndarray, ranks: np.ndarray, num_entrants: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """openskill Plackett-Luce ratings after rating every game in order; (E,) mu, sigma, ordinal."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = [model.rating() for _ in range(num_entrants)]
-    for seats, rank in zip(seating.tolist(), ranks.tolist(), strict=True):
-        new = model.rate([[ratings[e]] for e in seats], ranks=rank)
-        for e, team in zip(seats, new, strict=True):
-            ratings[e] = team[0]
-    mu = np.array([r.mu for r in ratings])
-    sigma = np.array([r.sigma for r in ratings])
-    return mu, sigma, np.array([r.ordinal() for r in ratings])
 
 
 def _stats(
@@ -767,158 +713,3 @@ def _stats(
     # every entrant whose games lowered theirs: it goes last.
     rows.sort(key=lambda s: (s.games == 0, -s.ordinal, -s.win_rate, s.name))
     return rows
-
-
-# ---- command line ------------------------------------------------------------------
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m kanaloa_env.arena",
-        description="Play a seat-balanced Kanaloa tournament among bots and rate them "
-        "(win rate with 95% Wilson interval, mean finishing rank, openskill "
-        "Plackett-Luce rating).",
-        epilog="example: python -m kanaloa_env.arena --bots heuristic random random random "
-        "--players 4 --games 2000 --seed 0 --out arena_results",
-    )
-    p.add_argument(
-        "--bots",
-        nargs="+",
-        required=True,
-        metavar="BOT",
-        help="entrants: 'random', 'heuristic' or a saved MaskablePPO model (.zip); "
-        "at least --players of them, repeats allowed (named bot#2, ...)",
-    )
-    p.add_argument(
-        "--players",
-        type=int,
-        default=4,
-        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
-        metavar="P",
-        help="table size 3..5 (default 4)",
-    )
-    p.add_argument(
-        "--games",
-        type=positive_int,
-        default=1000,
-        help="games to play (default 1000); a multiple of --players balances the seats",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of deals, seating and bots")
-    p.add_argument(
-        "--out",
-        default="arena_results",
-        help="directory for results.json, results.csv, games.csv, ratings.png "
-        "(default arena_results)",
-    )
-    p.add_argument(
-        "--batch-size",
-        type=positive_int,
-        default=DEFAULT_BATCH_SIZE,
-        help=f"games stepped together (default {DEFAULT_BATCH_SIZE})",
-    )
-    p.add_argument(
-        "--announce", action="store_true", help="play the 'announce no tricks' variant (R3.2)"
-    )
-    p.add_argument(
-        "--announced-boat-moves",
-        action="store_true",
-        help="a player who announced still moves for tricks won (R7.4)",
-    )
-    p.add_argument("--dolphin", choices=DOLPHIN_MODES, default=None, help="dolphin move (R6.3)")
-    p.add_argument(
-        "--dolphin-chain", action="store_true", help="a dolphin bonus move may chain (R6.3)"
-    )
-    p.add_argument(
-        "--max-rounds", type=positive_int, default=None, help="truncate after N rounds (R9.4)"
-    )
-    p.add_argument(
-        "--config",
-        default=None,
-        metavar="JSON",
-        help='further Config overrides as JSON, e.g. \'{"dolphin": "automatic"}\'',
-    )
-    p.add_argument(
-        "--record",
-        action="store_true",
-        help="also save every game (seed, deal, actions) to OUT/games.jsonl "
-        "in the kanaloa_env.records format",
-    )
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    return p
-
-
-def _cli_config(args: argparse.Namespace) -> dict[str, Any]:
-    overrides: dict[str, Any] = {}
-    if args.config:
-        try:
-            extra = json.loads(args.config)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"--config is not valid JSON: {exc}") from None
-        if not isinstance(extra, dict):
-            raise ValueError("--config must be a JSON object of Config overrides")
-        overrides.update(extra)
-    if args.announce:
-        overrides["nil_announcement"] = True
-    if args.announced_boat_moves:
-        overrides["announced_boat_moves"] = True
-    if args.dolphin is not None:
-        overrides["dolphin"] = args.dolphin
-    if args.dolphin_chain:
-        overrides["dolphin_chain"] = True
-    if args.max_rounds is not None:
-        overrides["max_rounds"] = args.max_rounds
-    return overrides
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit code (2 for bad arguments, with a message)."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if len(args.bots) < args.players:
-        parser.error(
-            f"--bots needs at least --players={args.players} entries, got {len(args.bots)}"
-        )
-    try:
-        result = run_tournament(
-            args.bots,
-            num_players=args.players,
-            num_games=args.games,
-            seed=args.seed,
-            config=_cli_config(args),
-            batch_size=args.batch_size,
-            record_games=args.record,
-            progress=not args.no_progress,
-        )
-    except (ValueError, TypeError) as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return 2
-    if args.games % args.players:
-        print(
-            f"note: {args.games} games is not a multiple of {args.players}; "
-            "seats are balanced only up to the last partial block",
-            file=sys.stderr,
-        )
-    try:
-        # Files first: the results are kept even if stdout is closed early (a pipe to head).
-        paths = result.write(args.out, records=args.record)
-    except OSError as exc:
-        print(f"{parser.prog}: error: cannot write results to {args.out!r}: {exc}", file=sys.stderr)
-        return 2
-    print(result.table())
-    print("wrote " + ", ".join(paths.values()))
-    return 0
-
-
-def _run_cli() -> None:
-    try:
-        code = main()
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`); results are already written.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = 0
-    sys.exit(code)
-
-
-if __name__ == "__main__":
-    _run_cli()
