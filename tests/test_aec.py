@@ -524,3 +524,39 @@ def test_module_docstring_is_current() -> None:
     assert f"Kanaloa: {OBS_DIM} floats" in doc
     for name, _, _ in OBS_LAYOUT:
         assert f"`{name}`" in doc, f"observation part {name} missing from the env docstring"
+
+
+# ---- after the game, before reset, odd action types ------------------------------------
+
+
+def _finished(e) -> None:
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_after_the_game_every_call_says_reset() -> None:
+    e = raw_env(num_players=3)
+    _finished(e)
+    assert e.agents == []
+    for call in (lambda: e.step(0), lambda: e.step(None), lambda: e.last()):
+        with pytest.raises(RuntimeError, match=r"game is over .*call reset\(\)"):
+            call()
+    e.reset(seed=2)  # and the env plays on
+    assert e.agents == e.possible_agents
+
+
+def test_agent_iter_before_reset_says_reset() -> None:
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        raw_env(num_players=3).agent_iter()
+
+
+@pytest.mark.parametrize("action", [True, np.bool_(False), 1.0, "1", [1]])
+def test_env_rejects_non_integer_actions_before_pettingzoo_wrappers(action) -> None:
+    e = kanaloa_env.env(num_players=3)
+    e.reset(seed=0)
+    before = e.unwrapped.to_scenario()
+    with pytest.raises(TypeError, match="action must be an integer"):
+        e.step(action)
+    assert e.unwrapped.to_scenario() == before

@@ -339,3 +339,60 @@ def test_cli_runs_and_records(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert not math.isnan(data["games_per_second"])
     assert set(data["files"].values()) == names  # the records are listed too
+
+
+# ---- result folders: whole, never mixed, never silently overwritten ---------------------
+
+
+def test_a_second_run_into_the_same_folder_needs_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "res"
+    first = run_tournament(["random"] * 3, 3, 6, seed=1, record_games=True)
+    first.write(out, records=True)
+    second = run_tournament(["random"] * 3, 3, 3, seed=2)
+    with pytest.raises(ValueError, match="already holds files"):
+        second.write(out)
+    assert json.loads((out / "results.json").read_text())["seed"] == 1
+    second.write(out, overwrite=True)
+    # Replaced as a whole: the first run's games.jsonl does not linger beside the second's.
+    assert json.loads((out / "results.json").read_text())["seed"] == 2
+    assert not (out / "games.jsonl").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]  # no temporary folders
+
+
+def test_a_failed_write_leaves_the_earlier_results_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "res"
+    run_tournament(["random"] * 3, 3, 6, seed=1).write(out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    result = run_tournament(["random"] * 3, 3, 3, seed=2)
+
+    def interrupted(self, path):  # Ctrl-C while the picture is drawn
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(type(result), "plot", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        result.write(out, overwrite=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]
+
+
+def test_cli_refuses_a_used_folder_before_playing(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "results.json").write_text("{}")
+    proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "3",
+                "--out", "out", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "already holds files" in proc.stderr
+    assert "--overwrite" in _cli("--help", cwd=tmp_path).stdout
+
+
+def test_cli_default_folder_is_under_runs(tmp_path: Path) -> None:
+    proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "3",
+                "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "runs" / "arena" / "kanaloa" / "results.json").exists()
+
+
+def test_the_table_says_what_orders_it() -> None:
+    table = run_tournament(["heuristic", "random", "random"], 3, 6, seed=0).table()
+    assert "ordered by the rating ordinal (mu - 3 sigma)" in table

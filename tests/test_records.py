@@ -447,3 +447,98 @@ def test_replay_cli_write_error_is_one_line_with_status_3(tmp_path: Path) -> Non
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("cannot write the pictures: ")
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# ---- tampering (issue: any field replay can recompute is checked) -------------------
+
+
+def _saved_game(tmp_path: Path) -> tuple[Path, list[dict]]:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    return path, [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _rewrite(path: Path, lines: list[dict]) -> None:
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda ls: ls[-1]["result"].update(rewards=[1.0, 0.0, -1.0]), "result 'rewards'"),
+        (lambda ls: ls[-1]["result"].update(steps=3), "result 'steps'"),
+        (lambda ls: ls[-1]["result"].update(bonus=1), "unknown result keys"),
+        (lambda ls: ls[2].update(name="play kanaloa"), "the record names action"),
+    ],
+    ids=["rewards", "steps", "extra-key", "name"],
+)
+def test_replay_catches_edited_fields(tmp_path: Path, edit, match: str) -> None:
+    path, lines = _saved_game(tmp_path)
+    edit(lines)
+    _rewrite(path, lines)
+    with pytest.raises(ReplayError, match=match):
+        replay_states(load_record(path))
+    proc = _replay_cli(str(path), "--brief", "--no-pause")
+    assert proc.returncode == 1 and "record diverges" in proc.stderr
+
+
+def test_a_header_config_that_contradicts_its_scenario_is_rejected(tmp_path: Path) -> None:
+    state = init(Config(num_players=3, nil_announcement=True), 1, seed=2)
+    rec = Recorder.from_state(state)
+    path = tmp_path / "s.jsonl"
+    rec.record.save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0]["config"] = {}  # the scenario says nil_announcement
+    _rewrite(path, lines)
+    with pytest.raises(ValueError, match="line 1: the header's num_players and config"):
+        load_records(path)
+
+
+def test_replay_prints_names_from_a_record_with_control_characters_escaped(
+    tmp_path: Path,
+) -> None:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    rec.meta["players"] = ["evil\x1b[2J\x1b[31m", "new\nline", "ok"]
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    proc = _replay_cli(str(path), "--brief", "--no-pause")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "evil\\x1b[2J" in proc.stdout
+    assert "new\\nline" in proc.stdout
+
+
+def test_replay_pauses_between_steps_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kanaloa_env.cli import replay as replay_cli
+
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    answers = iter(["", "", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert replay_cli.main([str(path), "--brief", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "Step 1:" in out and "Step 2:" not in out  # stopped at the third pause
+
+
+def test_saving_a_record_never_leaves_half_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed save (here a full disk while writing) leaves the old file as it was."""
+    path, _ = _saved_game(tmp_path)
+    before = path.read_bytes()
+    rec = record_bot_game(Config(num_players=4), [RandomBot()] * 4, seed=9)
+
+    def full_disk(fd: int) -> None:  # the data written so far does not fit on the disk
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("kanaloa_env.core.files.os.fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        rec.save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]  # no temporary file left
