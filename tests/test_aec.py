@@ -531,7 +531,7 @@ def test_module_docstring_is_current() -> None:
 
 def _finished(e) -> None:
     e.reset(seed=1)
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
 
