@@ -49,6 +49,18 @@ def check_index(value: object, size: int, name: str) -> int:
     return int(value)
 
 
+def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """(B,) bool: whether each int64 action is in range and legal in its row of the
+    (B, A) bool `legal` masks."""
+    B, A = legal.shape
+    # One unsigned maximum checks both ends of the range (negatives view as huge).
+    if B and np.maximum.reduce(actions.view(np.uint64)) < A:
+        flat = actions if B == 1 else np.arange(0, B * A, A) + actions
+        return legal.reshape(-1).take(flat)  # type: ignore[no-any-return]
+    in_range = (actions >= 0) & (actions < A)
+    return in_range & legal[np.arange(B), np.where(in_range, actions, 0)]  # type: ignore[no-any-return]
+
+
 def check_actions(
     actions: object,
     legal: np.ndarray,
@@ -84,12 +96,7 @@ def check_actions(
         raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
     if a.dtype != _INT64:
         a = a.astype(np.int64)  # uint64 past 2**63 wraps negative: out of range all the same
-    # One unsigned maximum checks both ends of the range (negatives view as huge).
-    if B and np.maximum.reduce(a.view(np.uint64)) < A:
-        ok = legal.reshape(-1).take(a if B == 1 else np.arange(0, B * A, A) + a)
-    else:
-        in_range = (a >= 0) & (a < A)
-        ok = in_range & legal[np.arange(B), np.where(in_range, a, 0)]
+    ok = legal_entries(a, legal)
     if np.count_nonzero(ok) < B:
         if live is not None:
             ok = ok | ~(live() if callable(live) else live)
@@ -292,3 +299,31 @@ class BatchedState:
         except ValueError as exc:
             raise ValueError(f"{path}: not a valid state: {exc}") from exc
         return state
+
+
+class GameState(BatchedState):
+    """A `BatchedState` with the fields every layer above the engines reads (P players,
+    A actions); each game's `State` subclasses it (the fields are its dataclass fields).
+
+    | field | shape, dtype | meaning |
+    |---|---|---|
+    | key | (B,) uint64 | per-game random key (future chance events) |
+    | current_player | (B,) int8 | seat to act, -1 once the game is over |
+    | legal | (B, A) bool | legal-action mask of the player to act; all False once over |
+    | rewards | (B, P) float32 | rewards of the last step |
+    | terminated, truncated | (B,) bool | the game ended by the rules / was cut short |
+    | winner | (B,) int8 | the winning seat, -1 for none (draw, truncation, running) |
+    """
+
+    key: np.ndarray
+    current_player: np.ndarray
+    legal: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    winner: np.ndarray
+
+    @property
+    def num_players(self) -> int:
+        """P, the players at the table."""
+        return int(self.rewards.shape[1])

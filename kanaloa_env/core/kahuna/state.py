@@ -35,7 +35,8 @@ multisets of cards are count words (`cards.py`: two bits per island).
 
 Supplies are derived: bridges `25 - popcount(bridges[p])`, stones
 `stones_per_player - popcount(stones[p])`. The generic helpers (copy, take, put,
-equal, save, load, ...) come from `kanaloa_env.core.batch.BatchedState`.
+equal, save, load, ...) come from `kanaloa_env.core.batch.BatchedState` through
+`GameState`, the fields every layer above the engines reads.
 """
 
 from __future__ import annotations
@@ -45,12 +46,12 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import BatchedState
+from ..batch import GameState
 from .config import Config
 
 
 @dataclass(frozen=True, eq=False)
-class State(BatchedState):
+class State(GameState):
     """A batch of Kahuna games (see the module docstring for the field table)."""
 
     config: Config
