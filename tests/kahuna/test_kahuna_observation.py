@@ -68,9 +68,6 @@ def expected(sc: dict[str, Any], cfg: Config, seat: int) -> dict[str, Any]:
         "lines_mine": sc["bridges"][me],
         "lines_theirs": sc["bridges"][opp],
         "lines_free": [n for n in LINE_NAMES if n not in taken],
-        "my_bridge_supply": 25 - len(sc["bridges"][me]),
-        "their_bridge_supply": 25 - len(sc["bridges"][opp]),
-        "pile_size": len(sc["pile"]),
         "my_stones": sc["stones"][me],
         "their_stones": sc["stones"][opp],
         "my_bridges_at": [counts[me][x] for x in range(12)],
@@ -85,18 +82,18 @@ def expected(sc: dict[str, Any], cfg: Config, seat: int) -> dict[str, Any]:
         and (final is not None or sc["last_turn_skipped"] or sc["handed_back"]),
         "discard_rule": cfg.discard_rule,
         "early_end": cfg.early_end,
-        "my_stones_on_board": len(sc["stones"][me]),
-        "their_stones_on_board": len(sc["stones"][opp]),
-        "my_stone_supply": cfg.stones_per_player - len(sc["stones"][me]),
-        "their_stone_supply": cfg.stones_per_player - len(sc["stones"][opp]),
+        "my_bridge_supply": 25 - len(sc["bridges"][me]),
+        "their_bridge_supply": 25 - len(sc["bridges"][opp]),
+        "pile_size": len(sc["pile"]),
+        "cards_to_draw": len(sc["pile"]) + sum(c is not None for c in sc["face_up"]),
+        "my_hand_size": len(sc["hands"][me]),
         "their_hand_size": len(sc["hands"][opp]),
         "my_down_count": len(sc["discard_down"][me]),
         "their_down_count": len(sc["discard_down"][opp]),
+        "my_stone_supply": cfg.stones_per_player - len(sc["stones"][me]),
+        "their_stone_supply": cfg.stones_per_player - len(sc["stones"][opp]),
         "stones_per_player": cfg.stones_per_player,
         "turn": pytest.approx(sc["turn"] / cfg.max_turns),
-        "my_hand_size": len(sc["hands"][me]),
-        "cards_to_draw": len(sc["pile"]) + sum(c is not None for c in sc["face_up"]),
-        "free_lines": 27 - len(taken),
         "my_scoring_1": scor[0][me],
         "their_scoring_1": scor[0][opp],
         "my_scoring_2": scor[1][me],
@@ -124,8 +121,8 @@ def test_the_default_observer_is_the_player_to_act() -> None:
 
 def test_majority_entries_are_counts_over_thresholds() -> None:
     v = observe(load(e1()), seat=0)[0]
-    a = OBS_LAYOUT_OFFSETS["islands"]
-    assert v[a + 2 : a + 48 : 4].tolist() == pytest.approx(
+    a = OBS_LAYOUT_OFFSETS["my_majority"]
+    assert v[a : a + 12].tolist() == pytest.approx(
         [c / m for c, m in zip([1, 2, 0, 3, 3, 1, 0, 2, 0, 0, 0, 0], MAJORITY, strict=True)]
     )
 
@@ -217,8 +214,10 @@ def test_bad_seats_and_outs_are_rejected() -> None:
 
 def test_values_lie_in_0_to_1_except_counts_over_thresholds() -> None:
     v = np.concatenate([observe(s, seat=p) for s in STATES for p in (0, 1)])
-    majority = [OBS_LAYOUT_OFFSETS["islands"] + 4 * x + i for x in range(12) for i in (2, 3)]
-    rest = np.delete(v, majority + [OBS_LAYOUT_OFFSETS["numbers"] + 4], axis=1)  # (and turn)
+    majority = list(
+        range(OBS_LAYOUT_OFFSETS["my_majority"], OBS_LAYOUT_OFFSETS["my_majority"] + 24)
+    )
+    rest = np.delete(v, majority + [OBS_LAYOUT_OFFSETS["numbers"] + 11], axis=1)  # (and turn)
     assert rest.min() >= 0 and rest.max() <= 1
     assert v[:, majority].max() <= (DEGREE / MAJORITY).max() + 1e-6  # all lines of an island
 
