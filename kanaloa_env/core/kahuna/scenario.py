@@ -83,9 +83,20 @@ def end_reason(state: State, i: int) -> str | None:
 
 
 def to_scenario(state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
-    """Dump game `i` of a batch to a scenario dict.
+    """Dump game `i` of a batch to a scenario dict (KAHUNA-RULES.md, "Scenario format").
+
+    Args:
+        state: a batch of `B` games.
+        i: the game, 0..B-1.
+        include_key: also write the game's random key (`key`), which fixes its
+            later reshuffles, so that `from_scenario` continues the same game.
+
+    Returns:
+        A JSON-compatible dict; lists in canonical order, `known` only when some
+        card is known, `config` with the non-default options only.
 
     Raises:
+        TypeError: `i` is not an int.
         ValueError: `i` out of range, or `state` is a `public_view` (blanked cards
             are not a position).
     """
