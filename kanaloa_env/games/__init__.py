@@ -42,6 +42,7 @@ class GameEntry(NamedTuple):
 #: Every game of the package, by name.
 GAMES: dict[str, GameEntry] = {
     "kanaloa": GameEntry("kanaloa_env.games.kanaloa:GAME", "v0"),
+    "kahuna": GameEntry("kanaloa_env.games.kahuna:GAME", "v0"),
 }
 DEFAULT_GAME = "kanaloa"
 
