@@ -83,6 +83,8 @@ def make_bot(
         )
     if isinstance(spec, (str, os.PathLike)):
         text = os.fspath(spec)
+        if text in COMMON_BOTS:  # without importing the game's own bots
+            return COMMON_BOTS[text]()  # type: ignore[no-any-return]
         factories = {**COMMON_BOTS, **g.bot_factories()}
         if text in factories:
             return factories[text]()  # type: ignore[no-any-return]
