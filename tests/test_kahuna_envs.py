@@ -19,7 +19,7 @@ from kanaloa_env.bots import RandomBot, sample_legal
 from kanaloa_env.core import kahuna
 from kanaloa_env.games import get_game
 from kanaloa_env.records import load_record, record_bot_game, replay_states
-from kanaloa_env.wrappers import KanaloaEnv, KanaloaGymVectorEnv, VectorDriver
+from kanaloa_env.wrappers import KanaloaGymVectorEnv, VectorDriver
 
 GAME = get_game("kahuna")
 
