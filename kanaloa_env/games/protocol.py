@@ -4,8 +4,11 @@ The batched analogue of pgx's `Env` or OpenSpiel's `Game`. Each game implements 
 `Game` subclass in its own sub-package of `kanaloa_env.games` over its engine in
 `kanaloa_env.core`; the AEC env, the vector driver and its Gymnasium/SB3/RLlib faces,
 the bots, records, rendering, the arena and the command-line tools depend on this
-class and on nothing game-specific. Adding a game adds one engine, one sub-package
-here and one line in `kanaloa_env.games.GAMES`.
+class and on nothing game-specific. Adding a game adds its engine
+(`kanaloa_env/core/<game>/`), its sub-package here (`kanaloa_env/games/<game>/`: the
+`Game` subclass in `__init__.py`, and by convention the modules `text.py`,
+`image.py`, `describe.py`, `moves.py` and `heuristic.py` that the default methods
+below import on first use) and one line in `kanaloa_env.games.GAMES`.
 
 A game's state is a `kanaloa_env.core.batch.GameState`: arrays with a leading batch
 axis `B`, among them `key`, `current_player`, `legal`, `rewards`, `terminated`,
@@ -18,7 +21,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -43,7 +47,8 @@ C = TypeVar("C")
 
 
 class Game(Generic[S, C]):
-    """One game's implementation of the protocol (subclass and fill in every method).
+    """One game's implementation of the protocol (subclass it; every method that raises
+    NotImplementedError here must be given, the views come from the game's modules).
 
     Class attributes:
         name: the id used everywhere (`"kanaloa"`, `"kahuna"`).
@@ -272,9 +277,17 @@ class Game(Generic[S, C]):
         """A short name of an action index, without context (e.g. "play red-7")."""
         raise NotImplementedError
 
+    # A game's sub-package holds these views by convention, imported on first use (so a
+    # game's pictures do not load Pillow until drawn): `describe.py` (describe_action,
+    # describe_step), `text.py` (render_text), `image.py` (render_rgb), `moves.py`
+    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`.
+
+    def _view(self, module: str) -> Any:
+        return importlib.import_module(f"{type(self).__module__}.{module}")
+
     def describe_action(self, state: S, action: int, i: int = 0) -> str:
         """What `action` means for the player to act in game `i`, in words (with context)."""
-        return self.action_name(action)
+        return self._view("describe").describe_action(state, action, i)  # type: ignore[no-any-return]
 
     def describe_step(
         self,
@@ -282,10 +295,10 @@ class Game(Generic[S, C]):
         action: int,
         after: S,
         i: int = 0,
-        names: list[str] | None = None,
+        names: Sequence[str] | None = None,
     ) -> list[str]:
         """Sentences telling what one decision in game `i` did (records, replay, play)."""
-        raise NotImplementedError
+        return self._view("describe").describe_step(before, action, after, i, names)  # type: ignore[no-any-return]
 
     def render_text(
         self,
@@ -298,35 +311,36 @@ class Game(Generic[S, C]):
         """Game `game` as a text table (ANSI colours when `color`); `seat`'s hand shown
         (default the player to act), with the legal actions listed when `legal` and that
         is the player to act."""
-        raise NotImplementedError
+        return self._view("text").render_text(state, game, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
 
     def render_rgb(self, state: S, game: int = 0, seat: int | None = None) -> np.ndarray:
         """Game `game` as an (H, W, 3) uint8 picture."""
-        raise NotImplementedError
+        return self._view("image").render_rgb(state, game, seat)  # type: ignore[no-any-return]
 
     def legal_moves(self, state: S, color: bool = False) -> list[Move]:
         """The legal moves of game 0's player to act, numbered for a human (terminal play)."""
-        raise NotImplementedError
+        return self._view("moves").legal_moves(state, color)  # type: ignore[no-any-return]
 
     def parse_move(self, text: str, state: S) -> int:
         """The action a human's typed move names in game 0 (a move number or the game's
         own notation); ValueError with a hint when it names none or an illegal one."""
-        raise NotImplementedError
+        return self._view("moves").parse_move(text, state)  # type: ignore[no-any-return]
 
     def move_help(self) -> str:
         """What a human may type in the terminal game."""
-        return "Type the number of a move."
+        return self._view("moves").HELP_TEXT  # type: ignore[no-any-return]
 
     def turn_prompt(self, state: S) -> str:
         """What the player to act in game 0 decides now, addressed to them ("you play a card")."""
-        raise NotImplementedError
+        return self._view("moves").turn_prompt(state)  # type: ignore[no-any-return]
 
-    def final_lines(self, state: S, names: list[str], color: bool = False) -> list[str]:
+    def final_lines(self, state: S, names: Sequence[str], color: bool = False) -> list[str]:
         """The end of game 0 for a human: who won and the final standing."""
-        raise NotImplementedError
+        return self._view("moves").final_lines(state, names, color)  # type: ignore[no-any-return]
 
     # ---- bots ---------------------------------------------------------------------------
 
     def bot_factories(self) -> dict[str, Callable[[], Any]]:
-        """The game's own bots by name (e.g. "heuristic"); "random" is every game's."""
-        return {}
+        """The game's own bots by name: its `heuristic.py`'s `HeuristicBot` as "heuristic"
+        ("random" is every game's)."""
+        return {"heuristic": self._view("heuristic").HeuristicBot}

@@ -9,7 +9,7 @@ at the terminal (`moves.py`) and the heuristic bot (`heuristic.py`).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from ...core.kahuna.constants import (
 )
 from ...core.kahuna.observation import OBS_DIM, OFFSETS
 from ...core.kahuna.state import State
-from ..protocol import Game, Move
+from ..protocol import Game
 
 __all__ = ["GAME", "KahunaGame"]
 
@@ -193,76 +193,10 @@ class KahunaGame(Game[State, Config]):
     def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> State:
         return engine.from_scenario(scenario, seed=seed)  # type: ignore[arg-type]
 
-    # ---- words and pictures -----------------------------------------------------------
+    # ---- words and pictures (the views are this package's modules: see Game) ------------
 
     def action_name(self, action: int) -> str:
         return action_name(action)
-
-    def describe_action(self, state: State, action: int, i: int = 0) -> str:
-        from .describe import describe_action
-
-        return describe_action(state, action, i)
-
-    def describe_step(
-        self,
-        before: State,
-        action: int,
-        after: State,
-        i: int = 0,
-        names: Sequence[str] | None = None,
-    ) -> list[str]:
-        from .describe import describe_step
-
-        return describe_step(before, action, after, i, names)
-
-    def render_text(
-        self,
-        state: State,
-        game: int = 0,
-        color: bool = True,
-        seat: int | None = None,
-        legal: bool = True,
-    ) -> str:
-        from .text import render_text
-
-        return render_text(state, game, color=color, seat=seat, legal=legal)
-
-    def render_rgb(self, state: State, game: int = 0, seat: int | None = None) -> np.ndarray:
-        from .image import render_rgb
-
-        return render_rgb(state, game, seat)
-
-    def legal_moves(self, state: State, color: bool = False) -> list[Move]:
-        from .moves import legal_moves
-
-        return legal_moves(state, color)
-
-    def parse_move(self, text: str, state: State) -> int:
-        from .moves import parse_move
-
-        return parse_move(text, state)
-
-    def move_help(self) -> str:
-        from .moves import HELP_TEXT
-
-        return HELP_TEXT
-
-    def turn_prompt(self, state: State) -> str:
-        from .moves import turn_prompt
-
-        return turn_prompt(state)
-
-    def final_lines(self, state: State, names: Sequence[str], color: bool = False) -> list[str]:
-        from .moves import final_lines
-
-        return final_lines(state, names, color)
-
-    # ---- bots ---------------------------------------------------------------------------
-
-    def bot_factories(self) -> dict[str, Callable[[], Any]]:
-        from .heuristic import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
 
 
 GAME = KahunaGame()
