@@ -83,6 +83,9 @@ def make_bot(
         )
     if isinstance(spec, (str, os.PathLike)):
         text = os.fspath(spec)
+        # Every game's own bots come from its module, imported only when asked for.
+        if text in COMMON_BOTS:
+            return COMMON_BOTS[text]()  # type: ignore[no-any-return]
         factories = {**COMMON_BOTS, **g.bot_factories()}
         if text in factories:
             return factories[text]()  # type: ignore[no-any-return]
