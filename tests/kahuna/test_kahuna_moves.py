@@ -258,6 +258,7 @@ def test_help_text_examples_parse() -> None:
     assert parse_move("discard COCO", free) == 137
     assert parse_move("take COCO", free) == 148
     assert get_game("kahuna").move_help() == HELP_TEXT
+    assert max(len(line) for line in HELP_TEXT.splitlines()) <= 80
 
 
 def test_final_lines_give_the_result_and_the_standing() -> None:

@@ -76,20 +76,20 @@ _ISLAND = {name.lower(): x for x, name in enumerate(ISLAND_NAMES)}
 _LINE = {frozenset(ends): n for n, ends in enumerate(LINES)}
 
 HELP_TEXT = """\
-How to answer: a move number from the list, or a move in short (upper or lower case):
-  place ALOA-BARI ALOA   (p)  a bridge on a free line, paying a card of one end;
-                              the line alone (p aloa-bari) when only one card can pay
-  remove ELAI-HUNA HUNA HUNA (r)  take the opponent's bridge off, paying two cards:
-                              both of one end or one of each end
-  discard COCO (d)            a card face down (in the draw phase: hand it back)
-  end (e)                     end play: go to the draw phase (to hand back cards),
-                              or end a final turn
-  take 0 (t), take COCO       the face-up card in slot 0..2, ending the turn
-  draw                        the top card of the pile, ending the turn
-  skip (s)                    draw nothing, ending the turn (not after a skip)
-q quits. In short: hold an island with more than half of its lines (maj) to claim it
-and put a stone on it; the opponent's bridges there go back. When the cards run out,
-the player with more stones scores (1, then 2 points, then the difference)."""
+How to answer: a move number from the list, or a move in short (any case):
+  place ALOA-BARI ALOA (p)      a bridge on a free line, paying a card of
+                                one end; the line alone if one card can pay
+  remove ELAI-HUNA HUNA HUNA (r)  the opponent's bridge off, paying two
+                                cards: both of one end or one of each end
+  discard COCO (d)              a card face down (a hand-back in the draw phase)
+  end (e)                       end play: go to the draw phase (to hand back
+                                cards), or end a final turn
+  take 0 (t), take COCO         the face-up card in slot 0..2; ends the turn
+  draw                          the top card of the pile; ends the turn
+  skip (s)                      draw nothing; ends the turn (not after a skip)
+q quits. In short: hold an island with more than half of its lines (maj) to
+claim it and put a stone on it; the opponent's bridges there go back. When the
+cards run out, more stones score (1 point, then 2, at the end the difference)."""
 
 
 def turn_prompt(state: State) -> str:
