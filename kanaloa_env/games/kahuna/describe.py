@@ -52,9 +52,14 @@ from ...core.kahuna.scenario import end_reason
 from ...core.kahuna.state import State
 
 __all__ = [
+    "check_game_index",
     "claims_of_place",
+    "counts_at",
     "describe_action",
     "describe_step",
+    "down_count",
+    "hand_size",
+    "holders",
     "islands_in",
     "lines_in",
     "result_sentence",
@@ -304,7 +309,7 @@ def describe_step(
     for z in lost:
         out.append(f"{who(q)} no longer holds {ISLAND_NAMES[z]}: the stone goes back (K5.4)")
 
-    out += _turn_end(before, kind, after, g, who)
+    out += _turn_end(before, after, g, who)
     if after.done[g] and not before.done[g]:
         out.append(result_sentence(after, g, who))
     return out
@@ -335,9 +340,7 @@ def _claims(before: State, a: int, after: State, g: int, who: Callable[[int], st
     return out
 
 
-def _turn_end(
-    before: State, kind: Kind, after: State, g: int, who: Callable[[int], str]
-) -> list[str]:
+def _turn_end(before: State, after: State, g: int, who: Callable[[int], str]) -> list[str]:
     """The end of a turn: an exhaustion with its scoring and reshuffle (K7.1-K7.3) or
     the start of the final turns (K7.4), the end of a final turn and the third scoring
     (K7.5), and who acts next while the game goes on."""
