@@ -71,7 +71,7 @@ def wrap(prefix: str, parts: list[str], sep: str, width: int = WIDTH) -> list[st
     for part in parts[1:]:
         if visible_len(line + sep + part) > width:
             lines.append(line.rstrip())
-            line = " " * len(prefix) + part
+            line = " " * visible_len(prefix) + part
         else:
             line += sep + part
     return lines + [line]
