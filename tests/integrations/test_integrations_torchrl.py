@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import warnings
 
-import pytest
 import torch
 from pettingzoo.classic import texas_holdem_v4
 from torchrl.envs import PettingZooWrapper
