@@ -1,23 +1,28 @@
-"""Random legal decisions per second through the PettingZoo AEC env, against PettingZoo's own.
+"""Random legal decisions per second through the PettingZoo AEC env, both games, against
+PettingZoo's own envs and against the bare engine at batch size 1.
 
 ```
-python benchmarks/bench_aec.py                      # 3 s per row in 3 turns, 4 players
+python benchmarks/bench_aec.py                      # 3 s per row in 3 turns, Kanaloa at 4 players
 python benchmarks/bench_aec.py --seconds 5 --num-players 3 --profile
 python benchmarks/bench_aec.py --cpu-time           # CPU time: steadier on a shared machine
 ```
 
-Every row plays whole games the same way: `for agent in env.agent_iter()`, read
+Every env row plays whole games the same way: `for agent in env.agent_iter()`, read
 observation and mask with `env.last()`, pick a uniformly random legal action from
 the observation's `action_mask` (`None` for a finished agent), `env.step(action)`.
-A decision is one step with an action. Rows: ours through `kanaloa_env.env()`
-(PettingZoo's classic wrappers) and `kanaloa_env.raw_env()`, then PettingZoo's
-`texas_holdem_v4`, `leduc_holdem_v4` (need `rlcard`) and `hanabi_v5` (needs
-`hanabi_learning_environment`) through their `env()` and `raw_env()`; a reference
-that cannot be imported is skipped with a message. The ratio column divides by
-`texas_holdem_v4` through the same entry (env or raw_env).
+A decision is one step with an action. Rows: Kanaloa and Kahuna through
+`kanaloa_env.env(game=...)` (PettingZoo's classic wrappers) and
+`kanaloa_env.raw_env(game=...)`, each game's engine alone at batch size 1 doing the
+same work per decision (observe the player to act, read the mask, pick, step with the
+action checked), then PettingZoo's `texas_holdem_v4`, `leduc_holdem_v4` (need
+`rlcard`) and `hanabi_v5` (needs `hanabi_learning_environment`) through their `env()`
+and `raw_env()`; a reference that cannot be imported is skipped with a message. The
+ratio column divides by `texas_holdem_v4` through the same entry (env or raw_env);
+the last column is what the env adds to a decision over its engine alone, in
+microseconds.
 
-`--profile` runs cProfile over our `env()` loop and prints where the time goes:
-the engine calls (`observe`, `step_inplace`), the rest of `kanaloa_env/env.py`,
+`--profile` runs cProfile over our Kanaloa `env()` loop and prints where the time
+goes: the engine calls (`observe`, `step_inplace`), the rest of `kanaloa_env/aec.py`,
 and PettingZoo's wrappers; then the engine functions with the most own time.
 Each row runs in `--rounds` slices, the rows taking turns, and keeps its best slice
 (`benchmarks/turns.py`).
@@ -71,6 +76,38 @@ def play(
     return decisions, games, clock() - start
 
 
+def play_engine(
+    game_name: str,
+    num_players: int | None,
+    seconds: float,
+    seed: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[int, int, float]:
+    """The AEC loop's work on the bare engine at batch size 1: (decisions, games, time)."""
+    from kanaloa_env.games import get_game
+
+    game = get_game(game_name)
+    cfg = game.make_config(None, num_players)
+    rnd = random.Random(seed)
+    state = game.init(cfg, 1, seed)
+    action = np.zeros(1, dtype=np.int64)
+    decisions = games = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        while not state.done[0]:
+            game.observe(state)
+            legal = np.flatnonzero(state.legal[0])
+            action[0] = legal[rnd.randrange(len(legal))]
+            game.step_inplace(state, action)
+            decisions += 1
+        games += 1
+        if clock() >= deadline:
+            break
+        state = game.init(cfg, 1, seed + games)
+    return decisions, games, clock() - start
+
+
 def _reference(env_id: str) -> tuple[Callable[[], Any], Callable[[], Any]] | str:
     """(env(), raw_env()) makers of a PettingZoo classic env, or why it cannot be loaded.
 
@@ -85,6 +122,12 @@ def _reference(env_id: str) -> tuple[Callable[[], Any], Callable[[], Any]] | str
     except Exception as e:  # noqa: BLE001 (any import failure means: skip this reference)
         return f"{type(e).__name__}: {e}"
     return module.env, module.raw_env
+
+
+def _env_run(
+    make: Callable[[], Any], clock: Callable[[], float]
+) -> Callable[[float], tuple[int, int, float]]:
+    return lambda seconds: play(make, seconds, clock=clock)
 
 
 def profile(num_players: int, seconds: float, top: int) -> None:
@@ -108,9 +151,9 @@ def profile(num_players: int, seconds: float, top: int) -> None:
     own_by_file: dict[str, float] = {}
     for (f, _, _), v in stats.stats.items():  # type: ignore[attr-defined]
         own_by_file[f] = own_by_file.get(f, 0.0) + v[2]
-    t_obs = cumulative("core/observation.py", "observe")
-    t_step = cumulative("core/step.py", "step_inplace")
-    t_env = sum(t for f, t in own_by_file.items() if f.endswith("kanaloa_env/env.py"))
+    t_obs = cumulative("core/kanaloa/observation.py", "observe")
+    t_step = cumulative("core/kanaloa/step.py", "step_inplace")
+    t_env = sum(t for f, t in own_by_file.items() if f.endswith("kanaloa_env/aec.py"))
     t_pz = sum(t for f, t in own_by_file.items() if "/pettingzoo/" in f)
     us = 1e6 / max(decisions, 1)
     print(f"\ncProfile of kanaloa_env.env(num_players={num_players}): {decisions} decisions")
@@ -118,7 +161,7 @@ def profile(num_players: int, seconds: float, top: int) -> None:
     rows = [
         ("core.observe (cumulative)", t_obs),
         ("core.step_inplace (cumulative)", t_step),
-        ("kanaloa_env/env.py own time", t_env),
+        ("kanaloa_env/aec.py own time", t_env),
         ("pettingzoo wrappers/base own time", t_pz),
         ("everything (profiled, incl. the benchmark loop)", total),
     ]
@@ -166,37 +209,54 @@ def main() -> None:
     import kanaloa_env
 
     P = args.num_players
-    rows: list[tuple[str, str, Callable[[], Any]]] = [
-        (f"kanaloa_v0 ({P} players)", "env()", lambda: kanaloa_env.env(num_players=P)),
-        (f"kanaloa_v0 ({P} players)", "raw_env()", lambda: kanaloa_env.raw_env(num_players=P)),
-    ]
+    clock = time.process_time if args.cpu_time else time.perf_counter
+    rows: list[tuple[str, str, Callable[[float], tuple[int, int, float]]]] = []
+    for game, players, label in (
+        ("kanaloa", P, f"kanaloa_v0 ({P} players)"),
+        ("kahuna", None, "kahuna_v0"),
+    ):
+        kw = {"game": game} if players is None else {"game": game, "num_players": players}
+        rows += [
+            (label, "env()", _env_run(lambda kw=kw: kanaloa_env.env(**kw), clock)),
+            (label, "raw_env()", _env_run(lambda kw=kw: kanaloa_env.raw_env(**kw), clock)),
+            (label, "engine", lambda t, g=game, p=players: play_engine(g, p, t, clock=clock)),
+        ]
     if not args.no_references:
         for name in ("texas_holdem_v4", "leduc_holdem_v4", "hanabi_v5"):
             ref = _reference(f"classic/{name}")
             if isinstance(ref, str):
                 print(f"skipping {name}: cannot import it ({ref})")
                 continue
-            rows += [(name, "env()", ref[0]), (name, "raw_env()", ref[1])]
+            rows += [
+                (name, "env()", _env_run(ref[0], clock)),
+                (name, "raw_env()", _env_run(ref[1], clock)),
+            ]
 
-    clock = time.process_time if args.cpu_time else time.perf_counter
-
-    def measure(make: Callable[[], Any]) -> Callable[[float], tuple[float, ...]]:
-        def run(seconds: float) -> tuple[float, ...]:
-            d, g, t = play(make, seconds, clock=clock)
+    def measure(
+        run: Callable[[float], tuple[int, int, float]],
+    ) -> Callable[[float], tuple[float, ...]]:
+        def rates(seconds: float) -> tuple[float, ...]:
+            d, g, t = run(seconds)
             return d / t, g / t
 
-        return run
+        return rates
 
-    results = best_in_turns([measure(make) for _, _, make in rows], args.seconds, args.rounds)
+    results = best_in_turns([measure(run) for _, _, run in rows], args.seconds, args.rounds)
     measured = [(name, entry, *r) for (name, entry, _), r in zip(rows, results, strict=True)]
     rate = {(name, entry): r for name, entry, r, _ in measured}
-    print(f"{'env':<26s} {'entry':<10s} {'decisions/s':>12s} {'games/s':>9s} {'vs texas':>9s}")
+    print(
+        f"{'env':<26s} {'entry':<10s} {'decisions/s':>12s} {'games/s':>9s} {'vs texas':>9s} "
+        f"{'env adds':>10s}"
+    )
     for name, entry, r, gps in measured:
         texas = rate.get(("texas_holdem_v4", entry))
         ratio = f"{r / texas:>8.2f}x" if texas else ""
-        print(f"{name:<26s} {entry:<10s} {r:>12,.0f} {gps:>9,.1f} {ratio:>9s}")
+        engine = rate.get((name, "engine"))
+        adds = f"{1e6 / r - 1e6 / engine:>7.1f} us" if engine and entry != "engine" else ""
+        print(f"{name:<26s} {entry:<10s} {r:>12,.0f} {gps:>9,.1f} {ratio:>9s} {adds:>10s}")
     print(
-        "(vs texas: decisions/s over texas_holdem_v4's through the same entry; "
+        "(vs texas: decisions/s over texas_holdem_v4's through the same entry; env adds: "
+        "microseconds per decision over the engine alone; "
         f"{'CPU' if args.cpu_time else 'wall-clock'} time)"
     )
     if args.profile:

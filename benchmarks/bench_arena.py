@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from kanaloa_env.arena import DEFAULT_BATCH_SIZE, run_tournament
+from kanaloa_env.evaluation.arena import DEFAULT_BATCH_SIZE, run_tournament
 
 LINEUPS = {
     "random": lambda p: ["random"] * p,

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from kanaloa_env.bots.model import MaskablePPOBot
-    from kanaloa_env.wrappers import evaluate
+    from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

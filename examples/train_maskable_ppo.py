@@ -1,8 +1,9 @@
-"""Train sb3-contrib's MaskablePPO on Kanaloa against bots, on the native vector env.
+"""Train sb3-contrib's MaskablePPO on Kanaloa or Kahuna against bots, on the native vector env.
 
     python examples/train_maskable_ppo.py --seed 0
+    python examples/train_maskable_ppo.py --game kahuna --seed 0
 
-trains one seat against three random bots at a 4-player table (the defaults:
+trains one seat against three random bots at a 4-player Kanaloa table (the defaults:
 6 min 45 s to 8 min 24 s on 2 CPU cores, see "Measured" below), evaluates the greedy policy every
 `--eval-freq` steps against random and heuristic bots (win rate with a Wilson
 95% interval, all games played side by side in the vector driver), and writes
@@ -15,6 +16,13 @@ to `--output-dir`:
 
 A smoke run: `python examples/train_maskable_ppo.py --total-timesteps 2048 --num-envs 16
 --n-steps 64 --eval-games 50 --eval-heuristic-games 0 --output-dir /tmp/smoke`.
+
+PPO collects whole rollouts (`--n-steps` x `--num-envs` learner steps per update),
+so the run trains the requested steps rounded up to a whole number of rollouts;
+the progress display says so, counts to that number, and estimates the time left
+from the training rate and the measured length of an evaluation (the first one
+runs before training). On a terminal it is a bar; otherwise (a log file, CI) it
+prints a line every 10% of the run.
 
 What makes PPO learn here: many games at once (`--num-envs 256`) give
 decorrelated batches at low cost per step; the reward is sparse (R10: +1 / -1/3
@@ -39,7 +47,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import os
+import sys
 import time
 
 import numpy as np
@@ -50,7 +60,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     p.add_argument("--seed", type=int, default=0, help="seeds the games, the bots and torch")
-    p.add_argument("--num-players", type=int, default=4, help="players at the table (3..5)")
+    p.add_argument("--game", choices=("kanaloa", "kahuna"), default="kanaloa", help="which game")
+    p.add_argument(
+        "--num-players",
+        type=int,
+        default=None,
+        help="players at the table (Kanaloa 3..5, default 4; Kahuna 2)",
+    )
     p.add_argument(
         "--opponents",
         default="random",
@@ -75,7 +91,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--progress-shaping",
         type=float,
         default=0.0,
-        help="potential-based shaping weight on the boat's lead (0: plain R10 rewards)",
+        help="potential-based shaping weight on the game's shaping potential (Kanaloa: the "
+        "boat's lead; 0: the game's plain rewards)",
     )
     p.add_argument(
         "--eval-freq", type=int, default=300_000, help="evaluate every this many timesteps"
@@ -97,8 +114,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.total_timesteps < 1 or args.num_envs < 1 or args.n_steps < 2:
         p.error("--total-timesteps and --num-envs must be >= 1 and --n-steps >= 2")
-    if not 3 <= args.num_players <= 5:
-        p.error("--num-players must be 3, 4 or 5")
+    from kanaloa_env.games import get_game
+
+    game = get_game(args.game)
+    if args.num_players is None:
+        args.num_players = game.default_num_players
+    if args.num_players not in game.player_counts:
+        p.error(f"--num-players must be in {game.player_counts_text()} for {game.title}")
     try:
         args.net_arch = [int(x) for x in args.net_arch.split(",") if x.strip()]
     except ValueError:
@@ -112,7 +134,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from kanaloa_env.wrappers import evaluate
+    from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
 
     torch.set_num_threads(args.torch_threads)
@@ -121,6 +143,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     # TRY NOT TO MODIFY: seeding. The env seeds its games and bots; SB3 seeds torch.
     env = KanaloaSB3VecEnv(
         args.num_envs,
+        game=args.game,
         num_players=args.num_players,
         opponents=args.opponents,
         seed=args.seed,
@@ -156,6 +179,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                 model,
                 label,
                 num_games=games,
+                game=args.game,
                 num_players=args.num_players,
                 seed=10_000 + args.seed,
             )
@@ -167,11 +191,22 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                     f"{label}_games": res.games,
                 }
             )
-            print(f"[{timesteps:>9} steps, {row['wall_s']:>6}s] vs {label}: {res}", flush=True)
+            progress.write(f"[{timesteps:>9} steps, {row['wall_s']:>6}s] vs {label}: {res}")
         rows.append(row)
 
+    rollout = args.n_steps * args.num_envs
+    total = math.ceil(args.total_timesteps / rollout) * rollout  # PPO runs whole rollouts
+    evals = len(range(args.eval_freq, total, args.eval_freq)) + 1  # periodic + the final one
+    progress = Progress(total, evals, enabled=not args.no_progress_bar)
+    if total != args.total_timesteps:
+        progress.write(
+            f"training {total:,} steps: {args.total_timesteps:,} rounded up to whole rollouts "
+            f"of {rollout:,} ({args.n_steps} steps x {args.num_envs} games)"
+        )
+
     class PeriodicEval(BaseCallback):
-        """Evaluate every `--eval-freq` timesteps, between a PPO update and the next rollout."""
+        """Evaluate every `--eval-freq` timesteps, between a PPO update and the next rollout;
+        report progress after every rollout."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -179,21 +214,24 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
         def _on_rollout_start(self) -> None:
             if self.num_timesteps >= self.next_eval:
-                run_eval(self.num_timesteps)
+                with progress.evaluating():
+                    run_eval(self.num_timesteps)
                 self.next_eval += args.eval_freq
+
+        def _on_rollout_end(self) -> None:
+            progress.update(self.num_timesteps)
 
         def _on_step(self) -> bool:
             return True
 
-    run_eval(0)
-    model.learn(
-        total_timesteps=args.total_timesteps,
-        callback=PeriodicEval(),
-        progress_bar=not args.no_progress_bar,
-    )
+    with progress.evaluating():
+        run_eval(0)
+    model.learn(total_timesteps=args.total_timesteps, callback=PeriodicEval())
     train_s = time.time() - t0
     if not rows or rows[-1]["timesteps"] != model.num_timesteps:
-        run_eval(model.num_timesteps)
+        with progress.evaluating():
+            run_eval(model.num_timesteps)
+    progress.close()
 
     model_path = os.path.join(args.output_dir, "model.zip")
     model.save(model_path)
@@ -204,7 +242,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         w.writeheader()
         w.writerows(rows)
     png_path = os.path.join(args.output_dir, "learning_curve.png")
-    plot_curve(rows, args.num_players, png_path)
+    plot_curve(rows, args.num_players, png_path, title=f"MaskablePPO on {args.game.capitalize()}")
     final = rows[-1]
     print(
         f"done: {model.num_timesteps} steps in {train_s:.0f}s (with evaluations); "
@@ -213,6 +251,85 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     summary = {"model": model_path, "csv": csv_path, "plot": png_path, "final": final}
     summary["args"] = {k: v for k, v in vars(args).items()}
     return summary
+
+
+class Progress:
+    """The run's progress: a bar on a terminal, a line every 10% otherwise; the time left is
+    the training still to do at the measured training rate plus the evaluations still to
+    come at their measured length."""
+
+    def __init__(self, total: int, evals: int, enabled: bool = True) -> None:
+        self.total, self.evals_left, self.enabled = total, evals, enabled
+        self.done = 0
+        self.train_s = self.eval_s = 0.0
+        self.evals_run = 0
+        self.last = time.time()
+        self.next_line = 0.1
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="step", unit_scale=True, bar_format=(
+                "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+            ))  # fmt: skip
+
+    def write(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.write(text)
+        else:
+            print(text, flush=True)
+
+    def evaluating(self) -> _Timed:
+        return _Timed(self)
+
+    def update(self, steps: int) -> None:
+        now = time.time()
+        self.train_s += now - self.last
+        self.last = now
+        gained, self.done = steps - self.done, steps
+        left = self.left()
+        if self.bar is not None:
+            self.bar.update(gained)
+            self.bar.set_postfix_str(f"about {left} left, evaluations included", refresh=True)
+        elif self.enabled and steps >= self.next_line * self.total:
+            self.next_line = math.floor(10 * steps / self.total) / 10 + 0.1
+            print(
+                f"[{100 * steps / self.total:5.1f}%] {steps:,}/{self.total:,} steps, "
+                f"about {left} left (evaluations included)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def left(self) -> str:
+        rate = self.done / self.train_s if self.train_s > 0 else 0.0
+        per_eval = self.eval_s / self.evals_run if self.evals_run else 0.0
+        if rate <= 0:
+            return "?"
+        s = (self.total - self.done) / rate + max(self.evals_left, 0) * per_eval
+        return f"{int(s // 60)}m{int(s % 60):02d}s"
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+class _Timed:
+    """Times one evaluation for `Progress` (its time is not training time)."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.p = progress
+
+    def __enter__(self) -> None:
+        self.p.train_s += time.time() - self.p.last
+        self.start = time.time()
+
+    def __exit__(self, *exc: object) -> None:
+        now = time.time()
+        if self.p.evals_run or self.p.done:  # the evaluation before training is not counted
+            self.p.evals_left -= 1
+        self.p.eval_s += now - self.start
+        self.p.evals_run += 1
+        self.p.last = now
 
 
 def plot_curve(
@@ -239,7 +356,7 @@ def plot_curve(
     ax.set_xlabel("learner timesteps")
     ax.set_ylabel("win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{title or 'MaskablePPO on Kanaloa'}, {num_players} players")
+    ax.set_title(f"{title or 'MaskablePPO'}, {num_players} players")
     ax.legend(loc="upper left")
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -18,10 +18,10 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import kanaloa_env
+from kanaloa_env.aec import raw_env
 from kanaloa_env.core import NUM_ACTIONS, OBS_DIM, Config, Phase, init, observe, step_inplace
 from kanaloa_env.core.kanaloa.constants import OCTOPUS, REMOVE_BASE
 from kanaloa_env.core.kanaloa.observation import OBS_LAYOUT
-from kanaloa_env.env import raw_env
 
 SCENARIO = Path(__file__).parent / "scenarios" / "scenario_md_example.json"
 TABLES = [(3, False), (4, False), (5, False), (3, True), (4, True), (5, True)]
@@ -127,6 +127,8 @@ def test_package_exports_and_pettingzoo_registry() -> None:
     import pettingzoo
 
     assert callable(kanaloa_env.env) and kanaloa_env.raw_env is raw_env
+    if not hasattr(pettingzoo, "aec_registry"):
+        pytest.skip(f"PettingZoo {pettingzoo.__version__} has no registry (1.27 added it)")
     assert "kanaloa_env/kanaloa-v0" in pettingzoo.aec_registry
     e = pettingzoo.make("aec", "kanaloa_env/kanaloa-v0", num_players=3, nil_announcement=True)
     e.reset(seed=0)
@@ -140,6 +142,7 @@ def test_package_exports_and_pettingzoo_registry() -> None:
         w = w.env
     assert names == [
         "OrderEnforcingWrapper",
+        "_IntegerActions",
         "AssertOutOfBoundsWrapper",
         "TerminateIllegalWrapper",
     ]
@@ -401,8 +404,12 @@ def test_scenario_with_another_config_is_rejected() -> None:
     bad["to_act"] = 0
     with pytest.raises(ValueError, match="to_act"):
         raw_env(num_players=3).reset(options={"scenario": bad})
-    with pytest.warns(UserWarning, match="scenaro"):
+    with pytest.raises(ValueError, match="'scenaro'; did you mean 'scenario'"):
         raw_env(num_players=3).reset(options={"scenaro": _scenario()})
+    # Other unknown keys are ignored silently, as PettingZoo's api_test expects.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        raw_env(num_players=3).reset(seed=0, options={"options": 1})
 
 
 def test_scenario_of_a_finished_game_starts_with_every_agent_done() -> None:
@@ -506,7 +513,7 @@ def test_rgb_array() -> None:
 
 
 def test_module_docstring_is_current() -> None:
-    doc = sys.modules["kanaloa_env.env"].__doc__
+    doc = sys.modules["kanaloa_env.aec"].__doc__
     for section in (
         "### Observation Space",
         "#### Legal Actions Mask",
@@ -515,7 +522,43 @@ def test_module_docstring_is_current() -> None:
         "### Version History",
     ):
         assert section in doc
-    assert f"| Observation Shape  | ({OBS_DIM},)" in doc
-    assert f"length {OBS_DIM}," in doc
+    assert f"Kanaloa ({OBS_DIM},)" in doc
+    assert f"Kanaloa: {OBS_DIM} floats" in doc
     for name, _, _ in OBS_LAYOUT:
         assert f"`{name}`" in doc, f"observation part {name} missing from the env docstring"
+
+
+# ---- after the game, before reset, odd action types ------------------------------------
+
+
+def _finished(e) -> None:
+    e.reset(seed=1)
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_after_the_game_every_call_says_reset() -> None:
+    e = raw_env(num_players=3)
+    _finished(e)
+    assert e.agents == []
+    for call in (lambda: e.step(0), lambda: e.step(None), lambda: e.last()):
+        with pytest.raises(RuntimeError, match=r"game is over .*call reset\(\)"):
+            call()
+    e.reset(seed=2)  # and the env plays on
+    assert e.agents == e.possible_agents
+
+
+def test_agent_iter_before_reset_says_reset() -> None:
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        raw_env(num_players=3).agent_iter()
+
+
+@pytest.mark.parametrize("action", [True, np.bool_(False), 1.0, "1", [1]])
+def test_env_rejects_non_integer_actions_before_pettingzoo_wrappers(action) -> None:
+    e = kanaloa_env.env(num_players=3)
+    e.reset(seed=0)
+    before = e.unwrapped.to_scenario()
+    with pytest.raises(TypeError, match="action must be an integer"):
+        e.step(action)
+    assert e.unwrapped.to_scenario() == before

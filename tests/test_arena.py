@@ -14,15 +14,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from kanaloa_env.arena import (
-    finishing_ranks,
-    main,
-    run_tournament,
-    seat_schedule,
-    wilson_interval,
-)
+from kanaloa_env.arena import main, run_tournament, seat_schedule
 from kanaloa_env.bots import HeuristicBot, RandomBot
 from kanaloa_env.core import Config, init
+from kanaloa_env.evaluation import wilson_interval
+from kanaloa_env.evaluation.ratings import competition_ranks
+from kanaloa_env.games import get_game
 
 # ---- seating -------------------------------------------------------------------------
 
@@ -81,12 +78,14 @@ def test_wilson_interval_known_values() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
-def test_finishing_ranks_put_the_winner_first_and_share_ties() -> None:
-    progress = np.array([[10, 30, 20, 20], [5, 5, 9, 1], [3, 3, 3, 3]])
-    winner = np.array([0, 2, -1])  # game 3 truncated: by progress only
-    frac, comp = finishing_ranks(progress, winner)
+def test_kanaloa_final_ranks_put_the_winner_first_and_share_ties() -> None:
+    """R9.2 the winner first, then by progress (R9.1); a truncated game by progress only."""
+    state = init(Config(num_players=4), 3, seed=0)
+    state.progress[:] = [[10, 30, 20, 20], [5, 5, 9, 1], [3, 3, 3, 3]]
+    state.winner[:] = [0, 2, -1]
+    frac = get_game("kanaloa").final_ranks(state)
     assert frac.tolist() == [[1, 2, 3.5, 3.5], [2.5, 2.5, 1, 4], [2.5, 2.5, 2.5, 2.5]]
-    assert comp.tolist() == [[1, 2, 3, 3], [2, 2, 1, 4], [1, 1, 1, 1]]
+    assert competition_ranks(frac).tolist() == [[1, 2, 3, 3], [2, 2, 1, 4], [1, 1, 1, 1]]
 
 
 def test_result_statistics_are_consistent() -> None:
@@ -110,10 +109,13 @@ def test_result_statistics_are_consistent() -> None:
 
 
 def _same(a, b) -> bool:
-    arrays = ("seating", "deal", "winner", "progress", "rounds", "decisions", "ranks")
-    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in arrays) and [
-        s.to_dict() for s in a.stats
-    ] == [s.to_dict() for s in b.stats]
+    arrays = ("seating", "deal", "winner", "decisions", "ranks")
+    return (
+        all(np.array_equal(getattr(a, k), getattr(b, k)) for k in arrays)
+        and a.summary.keys() == b.summary.keys()
+        and all(np.array_equal(a.summary[k], b.summary[k]) for k in a.summary)
+        and [s.to_dict() for s in a.stats] == [s.to_dict() for s in b.stats]
+    )
 
 
 def test_results_reproducible_with_a_seed() -> None:
@@ -122,7 +124,7 @@ def test_results_reproducible_with_a_seed() -> None:
     b = run_tournament(bots, 4, 24, seed=5, batch_size=12)
     c = run_tournament(bots, 4, 24, seed=6, batch_size=12)
     assert _same(a, b)
-    assert not np.array_equal(a.progress, c.progress)
+    assert not np.array_equal(a.summary["progress"], c.summary["progress"])
 
 
 def test_deterministic_bots_give_the_same_games_at_any_batch_size() -> None:
@@ -150,7 +152,7 @@ def test_recorded_games_replay_to_the_same_end() -> None:
         final = result.replay(i)
         assert bool(final.terminated[0] or final.truncated[0])
         assert int(final.winner[0]) == int(result.winner[i])
-        assert np.array_equal(final.progress[0], result.progress[i])
+        assert np.array_equal(final.progress[0], result.summary["progress"][i])
         info = result.game_info(i)
         assert info["deal"] == result.deal[i] and info["seed"] == 4
         assert info["config"] == {"nil_announcement": True}
@@ -188,7 +190,7 @@ def test_recorded_games_save_as_kanaloa_records(tmp_path: Path) -> None:
     loaded = records.load_records(path)
     assert len(loaded) == 6
     for i, rec in enumerate(loaded):
-        assert rec.seed == 1 and rec.game == int(result.deal[i])
+        assert rec.seed == 1 and rec.deal == int(result.deal[i]) and rec.game == "kanaloa"
         assert [d.action for d in rec.decisions] == result.actions[i].tolist()
         assert rec.meta["players"] == result.game_info(i)["seats"]
 
@@ -208,8 +210,8 @@ def test_recorded_games_save_as_kanaloa_records(tmp_path: Path) -> None:
         ({"bots": ["random"] * 3, "num_players": 3, "seed": -1}, ValueError, "seed"),
         (
             {"bots": ["random"] * 3, "num_players": 3, "config": {"dolphins": True}},
-            ValueError,
-            "unknown config keys",
+            TypeError,
+            "unknown config options",
         ),
         (
             {"bots": ["random"] * 3, "num_players": 4, "config": Config(num_players=3)},
@@ -317,7 +319,7 @@ def test_cli_errors_exit_2_without_traceback(tmp_path: Path, args: list[str], me
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
-    assert not (tmp_path / "arena_results").exists()
+    assert not (tmp_path / "runs").exists()
 
 
 def test_cli_runs_and_records(tmp_path: Path) -> None:
@@ -337,3 +339,60 @@ def test_cli_runs_and_records(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "out" / "results.json").read_text())
     assert not math.isnan(data["games_per_second"])
     assert set(data["files"].values()) == names  # the records are listed too
+
+
+# ---- result folders: whole, never mixed, never silently overwritten ---------------------
+
+
+def test_a_second_run_into_the_same_folder_needs_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "res"
+    first = run_tournament(["random"] * 3, 3, 6, seed=1, record_games=True)
+    first.write(out, records=True)
+    second = run_tournament(["random"] * 3, 3, 3, seed=2)
+    with pytest.raises(ValueError, match="already holds files"):
+        second.write(out)
+    assert json.loads((out / "results.json").read_text())["seed"] == 1
+    second.write(out, overwrite=True)
+    # Replaced as a whole: the first run's games.jsonl does not linger beside the second's.
+    assert json.loads((out / "results.json").read_text())["seed"] == 2
+    assert not (out / "games.jsonl").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]  # no temporary folders
+
+
+def test_a_failed_write_leaves_the_earlier_results_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "res"
+    run_tournament(["random"] * 3, 3, 6, seed=1).write(out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    result = run_tournament(["random"] * 3, 3, 3, seed=2)
+
+    def interrupted(self, path):  # Ctrl-C while the picture is drawn
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(type(result), "plot", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        result.write(out, overwrite=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]
+
+
+def test_cli_refuses_a_used_folder_before_playing(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "results.json").write_text("{}")
+    proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "3",
+                "--out", "out", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "already holds files" in proc.stderr
+    assert "--overwrite" in _cli("--help", cwd=tmp_path).stdout
+
+
+def test_cli_default_folder_is_under_runs(tmp_path: Path) -> None:
+    proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "3",
+                "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "runs" / "arena" / "kanaloa" / "results.json").exists()
+
+
+def test_the_table_says_what_orders_it() -> None:
+    table = run_tournament(["heuristic", "random", "random"], 3, 6, seed=0).table()
+    assert "ordered by the rating ordinal (mu - 3 sigma)" in table

@@ -8,9 +8,9 @@ from core.kit import ROUTE_4, load, make
 
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import (
-    BOT_NAMES,
     HeuristicBot,
     RandomBot,
+    bot_names,
     make_bot,
     needs_observations,
     public_view,
@@ -344,7 +344,7 @@ def test_heuristic_beats_random(num_players: int, config: dict) -> None:
 
 
 def test_make_bot_names_and_objects() -> None:
-    assert set(BOT_NAMES) == {"random", "heuristic"}
+    assert set(bot_names()) == set(bot_names("kanaloa")) == {"random", "heuristic"}
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     bot = HeuristicBot(win_threshold=0.7)
@@ -352,7 +352,7 @@ def test_make_bot_names_and_objects() -> None:
 
 
 def test_make_bot_errors(tmp_path) -> None:
-    with pytest.raises(ValueError, match="unknown bot 'randon'.*random.*heuristic"):
+    with pytest.raises(ValueError, match="unknown bot 'randon' for Kanaloa.*random.*heuristic"):
         make_bot("randon")
     with pytest.raises(ValueError, match="does not exist"):
         make_bot(str(tmp_path / "missing.zip"))

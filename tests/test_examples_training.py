@@ -41,7 +41,8 @@ def test_help_documents_every_argument(script: str) -> None:
 
 def check_outputs(out_dir: Path, min_steps: int) -> None:
     from kanaloa_env.bots.model import MaskablePPOBot
-    from kanaloa_env.wrappers import VectorDriver, evaluate
+    from kanaloa_env.evaluation import evaluate
+    from kanaloa_env.wrappers import VectorDriver
 
     for name in ("model.zip", "eval.csv", "learning_curve.png"):
         assert (out_dir / name).stat().st_size > 0
@@ -65,12 +66,15 @@ def test_train_maskable_ppo_smoke(tmp_path: Path) -> None:
     out = tmp_path / "ppo"
     proc = run(
         "train_maskable_ppo.py",
-        *("--total-timesteps", "2048", "--num-envs", "16", "--n-steps", "64"),
+        *("--total-timesteps", "2000", "--num-envs", "16", "--n-steps", "64"),
         *("--batch-size", "256", "--eval-freq", "1024", "--eval-games", "40"),
-        *("--eval-heuristic-games", "8", "--no-progress-bar", "--seed", "3"),
+        *("--eval-heuristic-games", "8", "--seed", "3"),
         *("--output-dir", str(out)),
     )
     assert "vs random: win rate" in proc.stdout and "vs heuristic" in proc.stdout
+    # Not a terminal: progress as lines, counting to the steps really trained.
+    assert "2,000 rounded up to whole rollouts of 1,024" in proc.stdout
+    assert "[100.0%] 2,048/2,048 steps" in proc.stderr and "evaluations included" in proc.stderr
     check_outputs(out, 2048)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kanaloa_env.aec import raw_env
 from kanaloa_env.core import OBS_DIM, Config, decode, init, observe
 from kanaloa_env.core.kanaloa.constants import (
     CARD_NAMES,
@@ -27,7 +28,6 @@ from kanaloa_env.core.kanaloa.constants import (
 )
 from kanaloa_env.core.kanaloa.observation import OBS_LAYOUT, layout_markdown
 from kanaloa_env.core.kanaloa.ocean import DEFAULT_OCEAN_DECK
-from kanaloa_env.env import raw_env
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "tests" / "scenarios" / "scenario_md_example.json"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import RandomBot
-from kanaloa_env.core import Config, from_scenario
+from kanaloa_env.core import Config, from_scenario, init
 from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_DECLINE,
@@ -22,10 +22,11 @@ from kanaloa_env.core.kanaloa.constants import (
     Phase,
     card_from_name,
 )
-from kanaloa_env.play import HumanQuit, legal_moves, parse_move, play_game
+from kanaloa_env.games.kanaloa.describe import ocean_card_ahead
+from kanaloa_env.games.kanaloa.moves import legal_moves, parse_move
+from kanaloa_env.play import play_game
 from kanaloa_env.records import (
     load_record,
-    ocean_card_ahead,
     record_bot_game,
     replay,
     replay_states,
@@ -168,8 +169,8 @@ def test_parse_move_follows_suit_and_names_the_reason() -> None:
         parse_move("kanaloa", state)
     with pytest.raises(ValueError, match=f"there is no move {len(moves) + 1}"):
         parse_move(str(len(moves) + 1), state)
-    with pytest.raises(HumanQuit):
-        parse_move("Q", state)
+    with pytest.raises(ValueError, match="not understood"):
+        parse_move("Q", state)  # quitting is the terminal loop's business, not a move
 
 
 @pytest.mark.parametrize("text", ["²", "１", "٣", "1²", "#１"])
@@ -205,3 +206,42 @@ def test_parse_move_announce_dolphin_and_removal_words() -> None:
     gone = sorted(set(range(12)) - {ocean_card_ahead(rem, m.action)[1] for m in moves})
     with pytest.raises(ValueError, match=f"ocean card #{gone[0]} cannot be removed now"):
         parse_move(f"#{gone[0]}", rem)
+
+
+def test_the_table_lists_no_raw_actions_even_when_they_wrap() -> None:
+    """The numbered moves replace the renderer's 'Legal:' list, wrapped lines included."""
+    from kanaloa_env.games import get_game
+
+    game = get_game("kanaloa")
+    state = init(Config(num_players=4), 1, seed=0)  # 8 cards in hand: the list wraps
+    full = game.render_text(state, 0, color=False)
+    table = game.render_text(state, 0, color=False, legal=False)
+    assert "Legal:" not in table
+    full_lines, lines = full.splitlines(), table.splitlines()
+    assert len(full_lines) - len(lines) >= 2  # the list wrapped onto a second line
+    assert lines == full_lines[: len(lines)]  # and nothing else differs
+
+
+def test_a_record_that_cannot_be_saved_is_a_one_line_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kanaloa_env.records import GameRecord
+
+    def refuse(self, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(GameRecord, "save", refuse)
+    out = io.StringIO()
+    answers = iter(["1"] * 2000)
+    play_game(
+        Config(num_players=3),
+        0,
+        [RandomBot(), RandomBot()],
+        seed=3,
+        input_fn=lambda prompt: next(answers),
+        out=out,
+        record_path=str(tmp_path / "game.jsonl"),
+    )
+    text = out.getvalue()
+    assert "could not save the game record" in text and "No space left on device" in text
+    assert "Traceback" not in text

@@ -66,7 +66,7 @@ def test_seeded_record_starts_at_game_0_of_init(tmp_path: Path) -> None:
     cfg = Config(num_players=4)
     rec = GameRecord(4, cfg.overrides(), seed=5)
     assert rec.start_state().equal(init(cfg, 1, seed=5))
-    assert to_scenario(GameRecord(4, {}, seed=5, game=2).start_state(), 0) == to_scenario(
+    assert to_scenario(GameRecord(4, {}, seed=5, deal=2).start_state(), 0) == to_scenario(
         init(cfg, 3, seed=5), 2
     )
 
@@ -108,7 +108,7 @@ def test_file_layout_header_decisions_result(tmp_path: Path) -> None:
 def _tamper(rec: GameRecord, n: int, **change: int) -> GameRecord:
     d = rec.decisions[n]
     fields = {"step": d.step, "player": d.player, "action": d.action} | change
-    out = GameRecord(rec.num_players, rec.config, seed=rec.seed, game=rec.game)
+    out = GameRecord(rec.num_players, rec.config, seed=rec.seed, deal=rec.deal)
     out.decisions = list(rec.decisions)
     out.decisions[n] = type(d)(**fields)
     return out
@@ -180,7 +180,7 @@ def test_recorder_rejects_bad_actions_and_records_nothing() -> None:
         ('{"format": "kanaloa-record", "version": 1, "num_players": 4, "config": {}, "scenario": {"num_players": 3}}\n',
          "line 1: GameRecord.num_players is 4 but the scenario's is 3"),
         ('{"format": "kanaloa-record", "version": 1, "num_players": 3, "config": {}, "seed": 1, "game": 18446744073709551616}\n',
-         r"line 1: .*game must be an int in 0\.\.2\*\*64-1"),
+         r"line 1: .*deal must be an int in 0\.\.2\*\*64-1"),
     ],
 )  # fmt: skip
 def test_malformed_files_name_the_line(tmp_path: Path, text: str, match: str) -> None:
@@ -207,7 +207,7 @@ def test_write_records_matches_a_batch_of_games(tmp_path: Path) -> None:
     path = tmp_path / "arena.jsonl"
     written = write_records(path, cfg, 21, actions, meta={"players": ["random"] * 4})
     loaded = load_records(path)
-    assert len(loaded) == B and [r.game for r in loaded] == [0, 1, 2]
+    assert len(loaded) == B and [r.deal for r in loaded] == [0, 1, 2]
     for g, rec in enumerate(loaded):
         assert rec.actions == actions[g] == written[g].actions
         final = replay_states(rec)[-1]
@@ -266,11 +266,11 @@ def test_game_index_must_fit_in_uint64() -> None:
     ):
         init(cfg, 2, seed=1, first_game=2**64 - 1)
     with pytest.raises(ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-1"):
-        Recorder(cfg, 1, game=2**64)
+        Recorder(cfg, 1, deal=2**64)
     with pytest.raises(ValueError, match=r"first_game must be an int in 0\.\.2\*\*64-2"):
         init(cfg, 2, seed=1, first_game=np.uint64(2**64 - 1))  # numpy used to wrap to 0
-    with pytest.raises(ValueError, match=r"GameRecord.game must be an int in 0\.\.2\*\*64-1"):
-        GameRecord(3, seed=1, game=2**64)
+    with pytest.raises(ValueError, match=r"GameRecord.deal must be an int in 0\.\.2\*\*64-1"):
+        GameRecord(3, seed=1, deal=2**64)
     with pytest.raises(TypeError, match="GameRecord.scenario must be a scenario dict"):
         GameRecord(3, scenario=[1, 2])  # type: ignore[arg-type]
 
@@ -382,15 +382,16 @@ def test_replay_cli_prints_renders_and_reports_divergence(tmp_path: Path) -> Non
     [
         ({"scenario": [1, 2]}, "scenario must be a scenario dict"),
         ({"scenario": {"num_players": 3}}, "bad 'scenario': scenario key 'route' is missing"),
-        ({"seed": 1, "game": 2**64}, r"game must be an int in 0..2\*\*64-1"),
+        ({"seed": 1, "deal": 2**64}, r"deal must be an int in 0..2\*\*64-1"),
     ],
-    ids=["scenario-list", "scenario-missing-keys", "game-2**64"],
+    ids=["scenario-list", "scenario-missing-keys", "deal-2**64"],
 )
 def test_replay_cli_reports_a_bad_header_in_one_line(
     tmp_path: Path, change: dict, match: str
 ) -> None:
     """A bad start is an unreadable file (exit 2, one line naming the line), not a traceback."""
-    head = {"format": "kanaloa-record", "version": FORMAT_VERSION, "num_players": 3, "config": {}}
+    head = {"format": "kanaloa-record", "version": FORMAT_VERSION, "game": "kanaloa"}
+    head |= {"num_players": 3, "config": {}}
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(head | change) + "\n")
     proc = _replay_cli(str(path), "--brief")
@@ -446,3 +447,98 @@ def test_replay_cli_write_error_is_one_line_with_status_3(tmp_path: Path) -> Non
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("cannot write the pictures: ")
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# ---- tampering (issue: any field replay can recompute is checked) -------------------
+
+
+def _saved_game(tmp_path: Path) -> tuple[Path, list[dict]]:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    return path, [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _rewrite(path: Path, lines: list[dict]) -> None:
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda ls: ls[-1]["result"].update(rewards=[1.0, 0.0, -1.0]), "result 'rewards'"),
+        (lambda ls: ls[-1]["result"].update(steps=3), "result 'steps'"),
+        (lambda ls: ls[-1]["result"].update(bonus=1), "unknown result keys"),
+        (lambda ls: ls[2].update(name="play kanaloa"), "the record names action"),
+    ],
+    ids=["rewards", "steps", "extra-key", "name"],
+)
+def test_replay_catches_edited_fields(tmp_path: Path, edit, match: str) -> None:
+    path, lines = _saved_game(tmp_path)
+    edit(lines)
+    _rewrite(path, lines)
+    with pytest.raises(ReplayError, match=match):
+        replay_states(load_record(path))
+    proc = _replay_cli(str(path), "--brief", "--no-pause")
+    assert proc.returncode == 1 and "record diverges" in proc.stderr
+
+
+def test_a_header_config_that_contradicts_its_scenario_is_rejected(tmp_path: Path) -> None:
+    state = init(Config(num_players=3, nil_announcement=True), 1, seed=2)
+    rec = Recorder.from_state(state)
+    path = tmp_path / "s.jsonl"
+    rec.record.save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0]["config"] = {}  # the scenario says nil_announcement
+    _rewrite(path, lines)
+    with pytest.raises(ValueError, match="line 1: the header's num_players and config"):
+        load_records(path)
+
+
+def test_replay_prints_names_from_a_record_with_control_characters_escaped(
+    tmp_path: Path,
+) -> None:
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    rec.meta["players"] = ["evil\x1b[2J\x1b[31m", "new\nline", "ok"]
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    proc = _replay_cli(str(path), "--brief", "--no-pause")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "evil\\x1b[2J" in proc.stdout
+    assert "new\\nline" in proc.stdout
+
+
+def test_replay_pauses_between_steps_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kanaloa_env.cli import replay as replay_cli
+
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=6)
+    path = tmp_path / "g.jsonl"
+    rec.save(path)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    answers = iter(["", "", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert replay_cli.main([str(path), "--brief", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "Step 1:" in out and "Step 2:" not in out  # stopped at the third pause
+
+
+def test_saving_a_record_never_leaves_half_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed save (here a full disk while writing) leaves the old file as it was."""
+    path, _ = _saved_game(tmp_path)
+    before = path.read_bytes()
+    rec = record_bot_game(Config(num_players=4), [RandomBot()] * 4, seed=9)
+
+    def full_disk(fd: int) -> None:  # the data written so far does not fit on the disk
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("kanaloa_env.core.files.os.fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        rec.save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]  # no temporary file left

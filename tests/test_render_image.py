@@ -13,9 +13,10 @@ from PIL import Image
 
 from kanaloa_env.bots import RandomBot
 from kanaloa_env.core import Config, Phase, from_scenario, init
+from kanaloa_env.games.kanaloa import image
+from kanaloa_env.games.kanaloa.image import HEIGHT, SUIT_COLORS, WIDTH, render_image, render_rgb
 from kanaloa_env.records import load_record, record_bot_game, replay_states
-from kanaloa_env.render import image
-from kanaloa_env.render.image import HEIGHT, SUIT_COLORS, WIDTH, render_image, render_rgb, save_gif
+from kanaloa_env.render.gif import save_gif
 
 SCENARIO = Path(__file__).resolve().parent / "scenarios" / "scenario_md_example.json"
 
@@ -132,7 +133,7 @@ def test_bad_arguments_raise() -> None:
 
 def test_save_gif_writes_one_frame_per_state(tmp_path: Path, game4: list) -> None:
     path = tmp_path / "g.gif"
-    n = save_gif(game4[:4], path, scale=0.25, supersample=1, frame_ms=100)
+    n = save_gif(game4[:4], path, scale=0.25, frame_ms=100)
     assert n == 4
     with Image.open(path) as gif:
         assert gif.n_frames == 4 and gif.size == (WIDTH // 4, HEIGHT // 4)
@@ -159,7 +160,7 @@ def test_aec_env_rgb_array_uses_this_renderer() -> None:
 def test_render_game_example_writes_png_gif_and_record(tmp_path: Path) -> None:
     script = Path(__file__).resolve().parents[1] / "examples" / "render_game.py"
     cmd = [sys.executable, str(script), "--out", str(tmp_path), "--players", "3"]
-    cmd += ["--bots", "random", "--seed", "2", "--scale", "0.25", "--fast", "--every", "15"]
+    cmd += ["--bots", "random", "--seed", "2", "--scale", "0.25", "--every", "15"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     with Image.open(tmp_path / "position.png") as png:

@@ -1,23 +1,37 @@
-"""Batched bots: `act(observations, masks, rng) -> actions`.
+"""Batched bots: `act(observations, masks, rng) -> actions`, for every game of the package.
 
-`make_bot(spec)` builds one from a name ("random", "heuristic"), a saved model
-path or a bot object.
+`make_bot(spec, game=...)` builds one from a name ("random", and each game's own such
+as "heuristic"), a saved model path, a model, a function or a bot object;
+`bot_actions` is how every layer calls one. Game-specific bots live with their game
+(`kanaloa_env.games.<game>`).
 """
 
+from typing import Any
+
 from .base import Bot, RandomBot, public_view, sample_legal
-from .heuristic import HeuristicBot
+from .call import bot_actions, needs_observations
 from .model import CallableBot, MaskablePPOBot  # torch is imported only when a model loads
-from .registry import BOT_NAMES, make_bot, needs_observations
+from .registry import bot_names, make_bot
 
 __all__ = [
-    "BOT_NAMES",
     "Bot",
     "CallableBot",
     "HeuristicBot",
     "MaskablePPOBot",
     "RandomBot",
+    "bot_actions",
+    "bot_names",
     "make_bot",
     "needs_observations",
     "public_view",
     "sample_legal",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # Kanaloa's heuristic bot, importable from here as before; it lives with its game.
+    if name == "HeuristicBot":
+        from ..games.kanaloa.heuristic import HeuristicBot
+
+        return HeuristicBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
-
-from ..core.kanaloa.state import State
 
 
 @runtime_checkable
 class Bot(Protocol):
     """A batched policy.
 
-    `act(observations, masks, rng)` gets (b, OBS_DIM) float32 observations of the
-    deciding players (`kanaloa_env.core.observe`), their (b, 66) bool legal masks
-    and a `numpy.random.Generator`, and returns (b,) int64 legal actions.
+    `act(observations, masks, rng)` gets (b, obs_dim) float32 observations of the
+    deciding players (the game's `observe`), their (b, A) bool legal masks and a
+    `numpy.random.Generator`, and returns (b,) int64 legal actions.
 
     A bot that wants the structured game state sets `uses_state = True`; callers
-    then also pass `view=public_view(state, seats)` (other hands and the deal key
-    blanked) and `seats`, the (b,) deciding seats. A bot that reads only the masks
-    sets `uses_observations = False` so callers can skip encoding observations.
+    then also pass `view=public_view(state, seats)` (what the deciding players may
+    know: other hands and the random key blanked) and `seats`, the (b,) deciding
+    seats. A bot that reads only the masks sets `uses_observations = False` so
+    callers can skip encoding observations. A bot written for one game only sets
+    `game` to its name (e.g. "kanaloa"); callers reject it at another game's table.
     """
 
     name: str
@@ -36,16 +36,12 @@ class Bot(Protocol):
     ) -> np.ndarray: ...
 
 
-def public_view(state: State, seats: np.ndarray) -> State:
-    """A copy of `state` holding only what player `seats[i]` may know in game `i`.
+def public_view(state: Any, seats: np.ndarray) -> Any:
+    """A copy of `state` (any game's) holding only what player `seats[i]` may know in game
+    `i`: the game's `public_view` (Kanaloa: other hands and the deal key zeroed)."""
+    from ..games import game_of_state
 
-    Other players' hands and the random key (which fixes future deals) are zeroed.
-    """
-    view = state.copy()
-    keep = np.arange(state.num_players)[None, :] == np.asarray(seats)[:, None]
-    view.hands[~keep] = 0
-    view.key[...] = 0
-    return view
+    return game_of_state(state).public_view(state, seats)
 
 
 # _SELECT8[v * 8 + j]: position of the j-th set bit of byte v.

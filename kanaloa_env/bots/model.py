@@ -4,7 +4,7 @@
 from kanaloa_env.bots.model import CallableBot, MaskablePPOBot
 
 bot = MaskablePPOBot.load("runs/ppo/model.zip")     # a saved sb3-contrib MaskablePPO model
-actions = bot.act(observations, masks, rng)   # (b, OBS_DIM), (b, 66) -> (b,) legal actions
+actions = bot.act(observations, masks, rng)   # (b, obs_dim), (b, A) -> (b,) legal actions
 frozen = MaskablePPOBot.frozen_copy(model)          # a snapshot of a training model, for self-play
 bot = CallableBot(lambda obs, masks, rng: masks.argmax(axis=1), name="first-legal")
 ```
@@ -25,16 +25,19 @@ from typing import Any
 
 import numpy as np
 
-from ..core import NUM_ACTIONS, OBS_DIM
+from ..games import get_game
+from ..games.protocol import Game
 
 
-def _check_batch(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _check_batch(
+    observations: np.ndarray, masks: np.ndarray, obs_dim: int, num_actions: int
+) -> tuple[np.ndarray, np.ndarray]:
     obs = np.asarray(observations, dtype=np.float32)
     m = np.asarray(masks, dtype=bool)
-    if m.ndim != 2 or m.shape[1] != NUM_ACTIONS:
-        raise ValueError(f"masks must have shape (b, {NUM_ACTIONS}), got {m.shape}")
-    if obs.shape != (len(m), OBS_DIM):
-        raise ValueError(f"observations must have shape ({len(m)}, {OBS_DIM}), got {obs.shape}")
+    if m.ndim != 2 or m.shape[1] != num_actions:
+        raise ValueError(f"masks must have shape (b, {num_actions}), got {m.shape}")
+    if obs.shape != (len(m), obs_dim):
+        raise ValueError(f"observations must have shape ({len(m)}, {obs_dim}), got {obs.shape}")
     if len(m) and not m.any(axis=1).all():
         raise ValueError("every mask row needs at least one legal action")
     return obs, m
@@ -44,7 +47,7 @@ class CallableBot:
     """A bot from any function `fn(observations, masks, rng) -> actions`.
 
     Args:
-        fn: called with (b, OBS_DIM) float32 observations, (b, 66) bool masks and a
+        fn: called with (b, obs_dim) float32 observations, (b, A) bool masks and a
             `numpy.random.Generator`; returns b integer actions.
         name: the bot's name (default: the function's name).
 
@@ -59,7 +62,7 @@ class CallableBot:
         if not callable(fn):
             raise TypeError(f"CallableBot needs a callable, got {type(fn).__name__}")
         self.fn = fn
-        self.name = name or getattr(fn, "__name__", type(fn).__name__)
+        self.name: str = name or str(getattr(fn, "__name__", type(fn).__name__))
 
     def act(
         self,
@@ -94,9 +97,13 @@ class MaskablePPOBot:
         device: torch device for a model loaded from a path.
         name: the bot's name (default: the file name, or `model`).
         algo: `"maskable_ppo"` (default) or `"ppo"`, the class used to load a path.
+        game: the game the policy plays (a name or `Game`; default Kanaloa).
+
+    Loading a saved `.zip` unpickles parts of it, which runs code stored in the file:
+    load only models you trust.
 
     Raises:
-        ValueError: the policy's spaces are not (OBS_DIM,) observations and 66 actions.
+        ValueError: the policy's spaces are not the game's observations and actions.
     """
 
     uses_state = False
@@ -108,7 +115,9 @@ class MaskablePPOBot:
         device: str = "cpu",
         name: str | None = None,
         algo: str = "maskable_ppo",
+        game: str | Game | None = None,
     ) -> None:
+        g = get_game(game)
         if isinstance(model, (str, os.PathLike)):
             path = os.fspath(model)
             model = _load(path, device, algo)
@@ -121,11 +130,13 @@ class MaskablePPOBot:
             )
         obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
         n = getattr(policy.action_space, "n", None)
-        if obs_shape != (OBS_DIM,) or n != NUM_ACTIONS:
+        if obs_shape != (g.obs_dim,) or n != g.num_actions:
             raise ValueError(
-                f"the policy must take ({OBS_DIM},) observations and {NUM_ACTIONS} actions; "
-                f"it has observation shape {obs_shape} and {n} actions"
+                f"a {g.name} policy must take ({g.obs_dim},) observations and {g.num_actions} "
+                f"actions; it has observation shape {obs_shape} and {n} actions"
             )
+        self.game = g.name
+        self.obs_dim, self.num_actions = g.obs_dim, g.num_actions
         self.policy = policy
         self.deterministic = bool(deterministic)
         self.name = name or "model"
@@ -137,13 +148,19 @@ class MaskablePPOBot:
         deterministic: bool = True,
         device: str = "cpu",
         algo: str = "maskable_ppo",
+        game: str | Game | None = None,
     ) -> MaskablePPOBot:
-        """A bot playing the model saved at `path` (see the class arguments)."""
-        return cls(path, deterministic=deterministic, device=device, algo=algo)
+        """A bot playing the model saved at `path` (see the class arguments; trusted files
+        only: loading runs code stored in the file)."""
+        return cls(path, deterministic=deterministic, device=device, algo=algo, game=game)
 
     @classmethod
     def frozen_copy(
-        cls, model: Any, deterministic: bool = False, name: str | None = None
+        cls,
+        model: Any,
+        deterministic: bool = False,
+        name: str | None = None,
+        game: str | Game | None = None,
     ) -> MaskablePPOBot:
         """A bot playing a snapshot of `model`'s current policy (unaffected by later training).
 
@@ -160,10 +177,10 @@ class MaskablePPOBot:
         policy.load_state_dict(copy.deepcopy(src.state_dict()))
         policy.to(src.device)
         policy.set_training_mode(False)
-        return cls(policy, deterministic=deterministic, name=name or "frozen")
+        return cls(policy, deterministic=deterministic, name=name or "frozen", game=game)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, 66) float32 unmasked log-probabilities of the policy."""
+        """(b, A) float32 unmasked log-probabilities of the policy."""
         import torch
 
         obs = np.asarray(observations, dtype=np.float32)
@@ -181,8 +198,8 @@ class MaskablePPOBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, OBS_DIM) observations and (b, 66) masks."""
-        obs, m = _check_batch(observations, masks)
+        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) masks."""
+        obs, m = _check_batch(observations, masks, self.obs_dim, self.num_actions)
         if len(m) == 0:
             return np.zeros(0, dtype=np.int64)
         scores = self.logits(obs).copy()

@@ -1,10 +1,15 @@
-"""Build bots from short specs: `"random"`, `"heuristic"`, a saved model path, or a bot object.
+"""Build bots from short specs: the one place a name, a path, a model or a function becomes a bot.
 
 ```python
 from kanaloa_env.bots import make_bot
-bot = make_bot("heuristic")
-bot = make_bot("runs/maskable_ppo/model.zip")   # a MaskablePPO model (kanaloa_env.bots.model)
+bot = make_bot("heuristic")                       # Kanaloa's heuristic
+bot = make_bot("heuristic", game="kahuna")        # Kahuna's
+bot = make_bot("runs/maskable_ppo/model.zip")     # a saved MaskablePPO model (trusted files only)
+bot = make_bot(lambda obs, masks, rng: masks.argmax(axis=1))
 ```
+
+Every layer that takes a bot (the vector driver's opponents, the arena, terminal
+play, evaluation) resolves it here.
 """
 
 from __future__ import annotations
@@ -13,16 +18,19 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from ..games import get_game
+from ..games.protocol import Game
 from .base import Bot, RandomBot
-from .heuristic import HeuristicBot
+from .call import check_game
 
-#: Bot names `make_bot` understands, with their factories.
-BOT_FACTORIES: dict[str, Callable[[], Any]] = {
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
-}
-BOT_NAMES: tuple[str, ...] = tuple(BOT_FACTORIES)
+#: Bot names every game has, with their factories (a game adds its own: `Game.bot_factories`).
+COMMON_BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
 MODEL_SUFFIX = ".zip"
+
+
+def bot_names(game: str | Game | None = None) -> tuple[str, ...]:
+    """The bot names `make_bot` understands for `game` (default Kanaloa)."""
+    return tuple(COMMON_BOTS) + tuple(get_game(game).bot_factories())
 
 
 def is_bot(obj: object) -> bool:
@@ -30,44 +38,74 @@ def is_bot(obj: object) -> bool:
     return not isinstance(obj, type) and callable(getattr(obj, "act", None))
 
 
-def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
+def _is_sb3_model(obj: object) -> bool:
+    policy = getattr(obj, "policy", obj)
+    return not isinstance(obj, type) and hasattr(policy, "get_distribution")
+
+
+def make_bot(
+    spec: Any,
+    game: str | Game | None = None,
+    *,
+    deterministic: bool = True,
+) -> Bot:
     """A bot from a spec.
 
     Args:
-        spec: a bot name (`BOT_NAMES`: "random", "heuristic"); a path to a saved
-            MaskablePPO model `.zip` (loaded with
-            `kanaloa_env.bots.model.MaskablePPOBot.load`); or an object that
-            already follows the bot protocol (returned as is).
+        spec: a bot name (`bot_names(game)`: "random", and the game's own, e.g.
+            "heuristic"); a path to a saved stable-baselines3 MaskablePPO model
+            `.zip` (loading one runs code stored in it: load only files you trust);
+            a stable-baselines3 model or policy object; a callable
+            `act(observations, masks, rng) -> actions`; or an object that already
+            follows the bot protocol (returned as is).
+        game: the game the bot is to play (a name or `Game`; default Kanaloa).
+        deterministic: for models, play the most likely legal action (default) or
+            sample from the masked policy.
 
     Returns:
         The bot.
 
     Raises:
         ValueError: an unknown name (the message lists the known names), a model
-            file that does not exist, cannot be read or cannot be loaded.
-        TypeError: `spec` is neither a string, a path nor a bot (a bot class
-            rather than an instance included).
+            file that does not exist, cannot be read or cannot be loaded, a model for
+            another game, or a bot written for another game.
+        TypeError: `spec` is none of the above (a bot class rather than an instance
+            included).
     """
+    g = get_game(game)
     if is_bot(spec):
-        return spec  # type: ignore[return-value]
+        check_game(spec, g)
+        return spec  # type: ignore[no-any-return]
     if isinstance(spec, type) and callable(getattr(spec, "act", None)):
         raise TypeError(
             f"a bot spec must be a bot object, got the class {spec.__name__}: "
             f"pass an instance, {spec.__name__}()"
         )
-    if not isinstance(spec, (str, os.PathLike)):
-        raise TypeError(
-            f"a bot spec must be a name {list(BOT_NAMES)}, a model path or a bot object "
-            f"with an act() method, got {type(spec).__name__}"
+    if isinstance(spec, (str, os.PathLike)):
+        text = os.fspath(spec)
+        if text in COMMON_BOTS:  # without importing the game's own bots
+            return COMMON_BOTS[text]()  # type: ignore[no-any-return]
+        factories = {**COMMON_BOTS, **g.bot_factories()}
+        if text in factories:
+            return factories[text]()  # type: ignore[no-any-return]
+        if looks_like_path(text):
+            return load_model_bot(text, g, deterministic=deterministic)
+        raise ValueError(
+            f"unknown bot {text!r} for {g.title}: use one of {list(factories)} or the path of a "
+            f"saved model ({MODEL_SUFFIX})"
         )
-    text = os.fspath(spec)
-    if text in BOT_FACTORIES:
-        return BOT_FACTORIES[text]()
-    if looks_like_path(text):
-        return load_model_bot(text)
-    raise ValueError(
-        f"unknown bot {text!r}: use one of {list(BOT_NAMES)} or the path of a saved "
-        f"model ({MODEL_SUFFIX})"
+    if _is_sb3_model(spec):
+        from .model import MaskablePPOBot
+
+        return MaskablePPOBot(spec, deterministic=deterministic, game=g)
+    if callable(spec):
+        from .model import CallableBot
+
+        return CallableBot(spec)
+    raise TypeError(
+        f"a bot spec must be a name {list(bot_names(g))}, a model path, a stable-baselines3 "
+        f"model, a callable act(observations, masks, rng) or a bot object with an act() "
+        f"method, got {type(spec).__name__}"
     )
 
 
@@ -76,10 +114,12 @@ def looks_like_path(text: str) -> bool:
     return text.endswith(MODEL_SUFFIX) or os.sep in text or "/" in text or os.path.isfile(text)
 
 
-def load_model_bot(path: str) -> Bot:
+def load_model_bot(path: str, game: str | Game | None = None, deterministic: bool = True) -> Bot:
     """Load a saved MaskablePPO model as a bot, with a clear error when that is impossible.
 
-    As with stable-baselines3's `load`, `path` may leave out the `.zip` suffix.
+    As with stable-baselines3's `load`, `path` may leave out the `.zip` suffix. Loading
+    a `.zip` unpickles parts of it, which runs code stored in the file: load only
+    models you trust.
     """
     if not os.path.isfile(path) and os.path.isfile(path + MODEL_SUFFIX):
         path += MODEL_SUFFIX
@@ -96,28 +136,17 @@ def load_model_bot(path: str) -> Bot:
             "install the 'train' extra (torch, sb3-contrib)"
         ) from exc
     try:
-        return MaskablePPOBot.load(path)
+        return MaskablePPOBot.load(path, deterministic=deterministic, game=game)
     except Exception as exc:  # any loader failure is a bad model file to the user
         raise ValueError(f"cannot load model {path!r}: {type(exc).__name__}: {exc}") from exc
 
 
-def bot_label(spec: str | os.PathLike[str] | Bot, bot: Bot) -> str:
+def bot_label(spec: Any, bot: Bot) -> str:
     """A short display name: the bot name, a model file's stem, or the object's `name`."""
     if isinstance(spec, (str, os.PathLike)):
         text = os.fspath(spec)
-        if text in BOT_FACTORIES:
+        if not looks_like_path(text):
             return text
         base = os.path.basename(text.rstrip("/\\")) or text
         return base[: -len(MODEL_SUFFIX)] if base.endswith(MODEL_SUFFIX) else base
     return str(getattr(bot, "name", None) or type(bot).__name__)
-
-
-def needs_observations(bot: Bot) -> bool:
-    """Whether a caller must encode observations for `bot`.
-
-    A bot says it needs none with `uses_observations = False` (as `RandomBot`
-    does); for a bot without the attribute the answer is True.
-    Encoding observations costs more than a core step, so drivers skip it when
-    they can.
-    """
-    return bool(getattr(bot, "uses_observations", True))

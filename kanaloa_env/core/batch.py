@@ -5,7 +5,8 @@ arrays with a leading batch axis `B`; subclassing `BatchedState` gives it copyin
 slicing, comparing, joining and saving, written once over `dataclasses.fields`, so
 a new field needs no helper edits. `check_actions` is the one check of a batch of
 actions against legal masks, used by the engines' `step` and by every layer that
-takes actions from a caller or a bot.
+takes actions from a caller or a bot. `InvariantError` is what every engine's
+invariant checker raises.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ import numpy as np
 S = TypeVar("S", bound="BatchedState")
 
 _INT64 = np.dtype(np.int64)
+
+
+class InvariantError(AssertionError):
+    """A state breaks an invariant of its game's rules; the message names the games
+    and the rule (raised by every engine's `check_invariants`)."""
 
 
 def check_positive_int(value: object, name: str) -> int:
@@ -43,6 +49,18 @@ def check_index(value: object, size: int, name: str) -> int:
     if not 0 <= value < size:
         raise ValueError(f"{name} must be in 0..{size - 1}, got {value}")
     return int(value)
+
+
+def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """(B,) bool: whether each int64 action is in range and legal in its row of the
+    (B, A) bool `legal` masks."""
+    B, A = legal.shape
+    # One unsigned maximum checks both ends of the range (negatives view as huge).
+    if B and np.maximum.reduce(actions.view(np.uint64)) < A:
+        flat = actions if B == 1 else np.arange(0, B * A, A) + actions
+        return legal.reshape(-1).take(flat)  # type: ignore[no-any-return]
+    in_range = (actions >= 0) & (actions < A)
+    return in_range & legal[np.arange(B), np.where(in_range, actions, 0)]  # type: ignore[no-any-return]
 
 
 def check_actions(
@@ -80,12 +98,7 @@ def check_actions(
         raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
     if a.dtype != _INT64:
         a = a.astype(np.int64)  # uint64 past 2**63 wraps negative: out of range all the same
-    # One unsigned maximum checks both ends of the range (negatives view as huge).
-    if B and np.maximum.reduce(a.view(np.uint64)) < A:
-        ok = legal.reshape(-1).take(a if B == 1 else np.arange(0, B * A, A) + a)
-    else:
-        in_range = (a >= 0) & (a < A)
-        ok = in_range & legal[np.arange(B), np.where(in_range, a, 0)]
+    ok = legal_entries(a, legal)
     if np.count_nonzero(ok) < B:
         if live is not None:
             ok = ok | ~(live() if callable(live) else live)
@@ -306,3 +319,31 @@ class BatchedState:
 # ValueError for pickled data, zipfile's and zlib's errors for a corrupt or truncated
 # archive, EOFError for a member cut short.
 _READ_ERRORS = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)
+
+
+class GameState(BatchedState):
+    """A `BatchedState` with the fields every layer above the engines reads (P players,
+    A actions); each game's `State` subclasses it (the fields are its dataclass fields).
+
+    | field | shape, dtype | meaning |
+    |---|---|---|
+    | key | (B,) uint64 | per-game random key (future chance events) |
+    | current_player | (B,) int8 | seat to act, -1 once the game is over |
+    | legal | (B, A) bool | legal-action mask of the player to act; all False once over |
+    | rewards | (B, P) float32 | rewards of the last step |
+    | terminated, truncated | (B,) bool | the game ended by the rules / was cut short |
+    | winner | (B,) int8 | the winning seat, -1 for none (draw, truncation, running) |
+    """
+
+    key: np.ndarray
+    current_player: np.ndarray
+    legal: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    winner: np.ndarray
+
+    @property
+    def num_players(self) -> int:
+        """P, the players at the table."""
+        return int(self.rewards.shape[1])

@@ -1,4 +1,4 @@
-"""Learning environments over the core: one learner seat, opponents played by bots.
+"""Learning environments over the engines: one learner seat, opponents played by bots, any game.
 
 - `VectorDriver` (vector.py): N games, batched opponents, auto-reset; the only
   code that steps opponents.
@@ -8,29 +8,25 @@
   `gymnasium.make_vec("kanaloa_env/Kanaloa-v0", num_envs=N, vectorization_mode="vector_entry_point")`.
 - `KanaloaEnv` (single.py): the driver at N = 1 as a Gymnasium env,
   `gymnasium.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random")`.
-- `evaluate` (evaluate.py): batched win rates with Wilson confidence intervals.
+
+Each takes `game="kanaloa"` (default) or `"kahuna"` (the ids `kanaloa_env/Kahuna-v0`
+set it). Win rates of a trained policy: `kanaloa_env.evaluation.evaluate`.
 """
 
 from typing import Any
 
-from .evaluate import EvalResult, evaluate, wilson_interval
 from .gym_vector import KanaloaGymVectorEnv
 from .single import KanaloaEnv
-from .vector import OBS_HIGH, OBS_LOW, StepResult, VectorDriver, action_space, observation_space
+from .vector import StepResult, VectorDriver, action_space, observation_space
 
 __all__ = [
-    "OBS_HIGH",
-    "OBS_LOW",
-    "EvalResult",
     "KanaloaEnv",
     "KanaloaGymVectorEnv",
     "KanaloaSB3VecEnv",
     "StepResult",
     "VectorDriver",
     "action_space",
-    "evaluate",
     "observation_space",
-    "wilson_interval",
 ]
 
 

@@ -1,13 +1,14 @@
-"""The vector driver as a Gymnasium `VectorEnv` (the `vector_entry_point` of Kanaloa-v0).
+"""The vector driver as a Gymnasium `VectorEnv` (the `vector_entry_point` of Kanaloa-v0 and
+Kahuna-v0).
 
 ```python
 import gymnasium as gym
-import kanaloa_env  # registers kanaloa_env/Kanaloa-v0
+import kanaloa_env  # registers kanaloa_env/Kanaloa-v0 and kanaloa_env/Kahuna-v0
 
 envs = gym.make_vec("kanaloa_env/Kanaloa-v0", num_envs=256, vectorization_mode="vector_entry_point",
                     num_players=4, opponents="random")
 obs, info = envs.reset(seed=0)
-obs, rewards, terminations, truncations, info = envs.step(actions)   # info["action_mask"]: (N, 66)
+obs, rewards, terminations, truncations, info = envs.step(actions)   # info["action_mask"]: (N, A)
 ```
 
 Auto-reset is `AutoresetMode.SAME_STEP` (`metadata["autoreset_mode"]`): when a
@@ -23,36 +24,29 @@ illegal (replaced by a random legal one, or the game lost, per `illegal_action`)
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core import Config
-from .vector import (
-    OpponentSpec,
-    StepResult,
-    VectorDriver,
-    action_space,
-    observation_space,
-)
+from .vector import StepResult, VectorDriver, action_space, observation_space
 
 
 class KanaloaGymVectorEnv(VectorEnv):
-    """N Kanaloa games against opponent bots, as a Gymnasium vector env.
+    """N games against opponent bots, any game, as a Gymnasium vector env.
 
     Args:
         num_envs: number of games `N`.
-        config, num_players, opponents, opponent_sampling, learner_seat,
-            illegal_action, illegal_reward, progress_shaping, observe_threads: as
-            `kanaloa_env.wrappers.VectorDriver`
-            (`illegal_action` defaults to "raise").
         seed: the game stream of the first `reset()` without a seed; None (the
             default) draws one from the OS, so unseeded envs play different games,
             as Gymnasium's and SB3's do. Same seed, same games.
+        illegal_action: as `VectorDriver`, default "raise".
         render_mode: only None is supported (render single games with the AEC env).
+        **options: every other keyword of `kanaloa_env.wrappers.VectorDriver` (`game`,
+            `config`, `num_players`, `opponents`, `opponent_sampling`,
+            `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
+            and of the game's `Config`.
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
@@ -60,39 +54,23 @@ class KanaloaGymVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 64,
-        config: Config | Mapping[str, Any] | None = None,
         *,
-        num_players: int | None = None,
-        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
-        opponent_sampling: str = "seat",
-        learner_seat: str | int = "rotate",
         seed: int | None = None,
         illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        progress_shaping: float = 0.0,
-        observe_threads: int = 1,
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
         if render_mode is not None:
             raise ValueError(f"render_mode must be None for the vector env, got {render_mode!r}")
+        if "autoreset" in options:
+            raise TypeError("the Gymnasium vector env always auto-resets: no 'autoreset' option")
         self.driver = VectorDriver(
-            num_envs,
-            config,
-            num_players=num_players,
-            opponents=opponents,
-            opponent_sampling=opponent_sampling,
-            learner_seat=learner_seat,
-            seed=seed,
-            autoreset=True,
-            illegal_action=illegal_action,
-            illegal_reward=illegal_reward,
-            progress_shaping=progress_shaping,
-            observe_threads=observe_threads,
+            num_envs, seed=seed, autoreset=True, illegal_action=illegal_action, **options
         )
         self.num_envs = self.driver.num_envs
         self.render_mode = None
-        self.single_observation_space = observation_space()
-        self.single_action_space = action_space()
+        self.single_observation_space = observation_space(self.driver.game)
+        self.single_action_space = action_space(self.driver.game)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._np_random_seed: int | None = None
@@ -110,8 +88,8 @@ class KanaloaGymVectorEnv(VectorEnv):
                 ignored with a warning.
 
         Returns:
-            (N, OBS_DIM) float32 observations and an info dict with `action_mask`
-            (N, 66) and `learner_seat` (N,).
+            (N, obs_dim) float32 observations and an info dict with `action_mask`
+            (N, A) and `learner_seat` (N,).
         """
         if isinstance(seed, (list, tuple)):
             given = [s for s in seed if s is not None]
@@ -136,7 +114,7 @@ class KanaloaGymVectorEnv(VectorEnv):
         )
 
     def action_masks(self) -> np.ndarray:
-        """(N, 66) bool copy of the learner masks."""
+        """(N, A) bool copy of the learner masks."""
         return self.driver.action_masks()
 
     def set_opponents(self, opponents: Any, opponent_sampling: str | None = None) -> None:

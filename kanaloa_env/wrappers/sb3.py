@@ -10,10 +10,10 @@ model = MaskablePPO("MlpPolicy", env, seed=0).learn(100_000)
 
 sb3-contrib's `MaskablePPO`, `get_action_masks`, `MaskableEvalCallback` and
 `evaluate_policy` find the masks through `has_attr("action_masks")` and
-`env_method("action_masks")`, which return one (66,) bool row per game. A game
+`env_method("action_masks")`, which return one (A,) bool row per game. A game
 that ends is auto-reset in the same step, SB3 style: `done` is True, the
 returned observation is the new game's, `info["terminal_observation"]` is the
-final one, `info["TimeLimit.truncated"]` says whether it was truncated (R9.4),
+final one, `info["TimeLimit.truncated"]` says whether it was truncated,
 `info["is_success"]` whether the learner won (logged by the eval callbacks) and
 `info["episode"]` holds the return `r` and length `l` (as SB3's Monitor writes,
 so `env_is_wrapped(Monitor)` is True and no `VecMonitor` is needed: SB3 logs
@@ -26,7 +26,7 @@ ended). Every returned array is new.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -34,14 +34,7 @@ import numpy as np
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from ..core import Config
-from .vector import (
-    OpponentSpec,
-    StepResult,
-    VectorDriver,
-    action_space,
-    observation_space,
-)
+from .vector import StepResult, VectorDriver, action_space, observation_space
 
 _PER_ENV_ATTRS = ("learner_seat",)
 
@@ -54,19 +47,20 @@ def _is_driver_option(driver: VectorDriver, name: str) -> bool:
 
 
 class KanaloaSB3VecEnv(VecEnv):
-    """N Kanaloa games against opponent bots, as an SB3 `VecEnv`.
+    """N games against opponent bots, any game, as an SB3 `VecEnv`.
 
     Args:
         num_envs: number of games `N`.
-        config, num_players, opponents, opponent_sampling, learner_seat,
-            illegal_action, illegal_reward, progress_shaping, observe_threads: as
-            `kanaloa_env.wrappers.VectorDriver`
-            (here `illegal_action` defaults to "raise": with MaskablePPO an illegal
-            action is a bug; use "lose" to train an unmasked PPO).
         seed: the game stream of the first `reset()` without a seed; None (the
             default) draws one from the OS, so unseeded envs play different games,
             as Gymnasium's and SB3's do. Same seed, same games.
+        illegal_action: as `VectorDriver`, here default "raise": with MaskablePPO an
+            illegal action is a bug; use "lose" to train an unmasked PPO.
         driver: an existing `VectorDriver` (with autoreset) to wrap instead.
+        **options: every other keyword of `kanaloa_env.wrappers.VectorDriver` (`game`,
+            `config`, `num_players`, `opponents`, `opponent_sampling`,
+            `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
+            and of the game's `Config`.
 
     The seed of `reset()` is the one given to `seed(s)` (SB3's `set_random_seed`
     calls it) if any, else the driver's stream continues.
@@ -75,46 +69,32 @@ class KanaloaSB3VecEnv(VecEnv):
     def __init__(
         self,
         num_envs: int = 64,
-        config: Config | Mapping[str, Any] | None = None,
         *,
-        num_players: int | None = None,
-        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
-        opponent_sampling: str = "seat",
-        learner_seat: str | int = "rotate",
         seed: int | None = None,
         illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        progress_shaping: float = 0.0,
-        observe_threads: int = 1,
         driver: VectorDriver | None = None,
+        **options: Any,
     ) -> None:
         if driver is None:
+            if "autoreset" in options:
+                raise TypeError("the SB3 VecEnv always auto-resets: no 'autoreset' option")
             driver = VectorDriver(
-                num_envs,
-                config,
-                num_players=num_players,
-                opponents=opponents,
-                opponent_sampling=opponent_sampling,
-                learner_seat=learner_seat,
-                seed=seed,
-                autoreset=True,
-                illegal_action=illegal_action,
-                illegal_reward=illegal_reward,
-                progress_shaping=progress_shaping,
-                observe_threads=observe_threads,
+                num_envs, seed=seed, autoreset=True, illegal_action=illegal_action, **options
             )
         elif not isinstance(driver, VectorDriver) or not driver.autoreset:
             raise ValueError("driver must be a VectorDriver with autoreset=True")
+        elif options:
+            raise ValueError(f"with driver=..., pass no driver options (got {sorted(options)})")
         self.driver = driver
         self.render_mode = None
         self._actions: np.ndarray | None = None
         self._t0 = time.time()
-        super().__init__(driver.num_envs, observation_space(), action_space())
+        super().__init__(driver.num_envs, observation_space(driver.game), action_space(driver.game))
 
     # ---- the VecEnv contract --------------------------------------------------------
 
     def reset(self) -> np.ndarray:
-        """Start N new games; (N, OBS_DIM) float32 observations."""
+        """Start N new games; (N, obs_dim) float32 observations."""
         seed = self._seeds[0]
         obs = self.driver.reset(seed=seed)
         self._reset_seeds()
@@ -162,7 +142,7 @@ class KanaloaSB3VecEnv(VecEnv):
         """Nothing to release (no subprocesses)."""
 
     def action_masks(self) -> np.ndarray:
-        """(N, 66) bool copy of the learner masks (sb3-contrib calls `env_method`)."""
+        """(N, A) bool copy of the learner masks (sb3-contrib calls `env_method`)."""
         return self.driver.action_masks()
 
     def set_opponents(self, opponents: Any, opponent_sampling: str | None = None) -> None:
@@ -208,7 +188,7 @@ class KanaloaSB3VecEnv(VecEnv):
         indices: VecEnvIndices = None,
         **method_kwargs: Any,
     ) -> list[Any]:
-        """`action_masks` gives one (66,) bool row per game; other names are not per-game."""
+        """`action_masks` gives one (A,) bool row per game; other names are not per-game."""
         idx = list(self._get_indices(indices))
         if method_name == "action_masks":
             masks = self.driver.action_masks()

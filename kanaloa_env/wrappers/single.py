@@ -1,21 +1,24 @@
-"""Single-agent Gymnasium env: one learner seat, the other seats played by bots.
+"""Single-agent Gymnasium env: one learner seat, the other seats played by bots, any game.
 
 ```python
 import gymnasium as gym
-import kanaloa_env  # registers kanaloa_env/Kanaloa-v0
+import kanaloa_env  # registers kanaloa_env/Kanaloa-v0 and kanaloa_env/Kahuna-v0
 
 env = gym.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random")
+env = gym.make("kanaloa_env/Kahuna-v0", opponents="heuristic")
 obs, info = env.reset(seed=0)
 mask = env.unwrapped.action_masks()            # or info["action_mask"]
 obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
 ```
 
 It is the vector driver (`VectorDriver`) at N = 1 without auto-reset, not a
-second implementation. Observation: `Box(-3, 3, (OBS_DIM,), float32)` (the
-learner's view, `kanaloa_env.core.observe`); action: `Discrete(66)` (DESIGN.md
-table); `action_masks()` for sb3-contrib's MaskablePPO and `info["action_mask"]`
-((66,) bool). Reward: the learner's reward (R10) accumulated since its previous
-decision, a Python float; flags are Python bools; every array is new.
+second implementation. Observation: a `Box` of the game's observation (the
+learner's view; Kanaloa (416,), Kahuna: `kanaloa_env.core.kahuna.OBS_DIM`) within
+the game's bounds; action: `Discrete(A)` (Kanaloa 66, Kahuna 153);
+`action_masks()` for sb3-contrib's MaskablePPO and `info["action_mask"]` ((A,)
+bool; all True once the game is over, as in pgx, so that no policy is handed a row
+without a legal action). Reward: the learner's reward accumulated since its
+previous decision, a Python float; flags are Python bools; every array is new.
 
 Illegal actions. Generic checkers and unmasked agents send illegal actions, so by
 default (`illegal_action="lose"`, as PettingZoo's classic envs do) an illegal
@@ -32,14 +35,13 @@ given to `reset`; `reset(seed=s)` starts game 0 of the stream `s`, later
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from ..core import Config
-from ..core.kanaloa.state import State
+from ..core.batch import GameState
 from ..render import RENDER_MODES, render_frame
 from .vector import OpponentSpec, VectorDriver, action_space, observation_space
 
@@ -47,24 +49,24 @@ _MAX_SEED = 2**63 - 1
 
 
 class KanaloaEnv(gym.Env):
-    """Kanaloa for one learner against bots (the entry point of `kanaloa_env/Kanaloa-v0`).
+    """One learner against bots, for any game (the entry point of `kanaloa_env/Kanaloa-v0`
+    and `kanaloa_env/Kahuna-v0`).
 
     Args:
-        num_players: players at the table, 3..5 (R1.4); must agree with `config`.
-        opponents: one spec for every other seat or a sequence (see
-            `VectorDriver`): a bot object, a callable `act(obs, masks, rng)`, or
-            `"random"`/`"heuristic"`.
-        config: a `kanaloa_env.core.Config` or a dict of its fields.
-        opponent_sampling: `"seat"` or `"random"` (see `VectorDriver`).
-        learner_seat: `"rotate"` (default), `"random"` or a fixed seat.
+        num_players: the table size (Kanaloa 3..5; Kahuna 2); must agree with `config`.
+        opponents: one spec for every other seat or a sequence (see `VectorDriver`):
+            a bot object, a callable `act(obs, masks, rng)`, a name such as
+            `"random"`/`"heuristic"`, or a model path.
+        config: the game's `Config` or a dict of its fields.
+        game: `"kanaloa"` (default) or `"kahuna"`.
         illegal_action: `"lose"` (default), `"raise"` or `"random"` (module docstring).
-        illegal_reward: reward for a game lost by an illegal action.
-        progress_shaping: potential-based shaping weight (default 0: rewards are R10);
-            see `VectorDriver`.
         render_mode: None, `"human"` (prints the text table at every reset and
             step), `"ansi"` (`render()` returns that table, with ANSI colours) or
             `"rgb_array"` (`render()` returns an (H, W, 3) uint8 picture), as the
             AEC env; each shows the table with the hand of the player to act.
+        **options: every other keyword of `VectorDriver` (`opponent_sampling`,
+            `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
+            and of the game's `Config` (`nil_announcement=True`, ...).
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
@@ -73,36 +75,36 @@ class KanaloaEnv(gym.Env):
         self,
         num_players: int | None = None,
         opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
-        config: Config | Mapping[str, Any] | None = None,
+        config: Any = None,
         *,
-        opponent_sampling: str = "seat",
-        learner_seat: str | int = "rotate",
+        game: Any = None,
         illegal_action: str = "lose",
-        illegal_reward: float = -1.0,
-        progress_shaping: float = 0.0,
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, "
                 f"got {render_mode!r}"
             )
+        for fixed in ("autoreset", "num_envs", "seed"):
+            if fixed in options:
+                raise TypeError(f"KanaloaEnv takes no {fixed!r} (one game, seeded by reset)")
         self.render_mode = render_mode
         self.driver = VectorDriver(
             1,
             config,
+            game=game,
             num_players=num_players,
             opponents=opponents,
-            opponent_sampling=opponent_sampling,
-            learner_seat=learner_seat,
             autoreset=False,
             illegal_action=illegal_action,
-            illegal_reward=illegal_reward,
-            progress_shaping=progress_shaping,
+            **options,
         )
+        self.game = self.driver.game
         self.config = self.driver.config
-        self.observation_space = observation_space()
-        self.action_space = action_space()
+        self.observation_space = observation_space(self.game)
+        self.action_space = action_space(self.game)
         self._started = False
 
     def reset(
@@ -117,7 +119,7 @@ class KanaloaEnv(gym.Env):
             options: none are supported; any given are ignored with a warning.
 
         Returns:
-            The (OBS_DIM,) float32 observation and an info dict with
+            The (obs_dim,) float32 observation and an info dict with
             `action_mask` and `learner_seat`.
         """
         if options:
@@ -135,7 +137,7 @@ class KanaloaEnv(gym.Env):
         """Play the learner's `action`, then the bots until the learner's next decision.
 
         Returns:
-            observation (OBS_DIM,) float32, reward (float), terminated (bool),
+            observation (obs_dim,) float32, reward (float), terminated (bool),
             truncated (bool), info (`action_mask`, `learner_seat`; at the end also
             `winner`, `is_success`, `illegal_action`).
 
@@ -170,12 +172,13 @@ class KanaloaEnv(gym.Env):
         return obs, float(r.rewards[0]), bool(r.terminated[0]), bool(r.truncated[0]), info
 
     def action_masks(self) -> np.ndarray:
-        """(66,) bool copy: the learner's legal actions (all False once the game is over)."""
+        """(A,) bool copy: the learner's legal actions (all True once the game is over: the
+        action is then ignored)."""
         return self.driver.action_masks()[0]
 
     @property
-    def state(self) -> State:
-        """A copy of the batch-1 core state (e.g. for `kanaloa_env.core.to_scenario`)."""
+    def state(self) -> GameState:
+        """A copy of the batch-1 core state (e.g. for the game's `to_scenario`)."""
         return self.driver.state
 
     @property

@@ -1,4 +1,4 @@
-"""The vector driver: N games of the core as a learning environment for one learner.
+"""The vector driver: N games of any game of the package as a learning environment for one learner.
 
 In every game one seat is the learner's (chosen per game: rotating, random or
 fixed); the other seats are played *inside* `step` by opponent policies that act
@@ -34,105 +34,39 @@ actions, same opponents: same trajectories.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from ..bots.base import public_view, sample_legal
-from ..bots.registry import needs_observations
-from ..core import NUM_ACTIONS, OBS_DIM, Config, observe, step_inplace
-from ..core.batch import check_positive_int
-from ..core.kanaloa.setup import init_from_keys, reset_games
-from ..core.kanaloa.state import State
+from ..bots.base import sample_legal
+from ..bots.call import bot_actions, needs_observations
+from ..bots.registry import make_bot
+from ..core.batch import GameState, check_positive_int, legal_entries
 from ..core.rng import check_seed, game_keys
-
-_NO_OBSERVATION = np.zeros(OBS_DIM, dtype=np.float32)  # what bots that need none get
-_NO_OBSERVATION.flags.writeable = False
-
-# Every feature of `observe` lies in [0, 1] except relative progress and lapping
-# distances (fields / 24), which stay within about [-1.3, 2.3] because a game ends
-# once a boat is a lap (at most 24 fields) ahead of the last (R9.2). The Box uses
-# +-3 for margin; tests check random play stays inside.
-OBS_LOW = -3.0
-OBS_HIGH = 3.0
+from ..games import get_game
+from ..games.protocol import Game
 
 LEARNER_SEAT_MODES = ("rotate", "random")
 OPPONENT_SAMPLING = ("seat", "random")
 ILLEGAL_ACTION_MODES = ("raise", "lose", "random")
 
 
-def observation_space() -> spaces.Box:
-    """The Box of one learner observation: (OBS_DIM,) float32 in [OBS_LOW, OBS_HIGH]."""
-    return spaces.Box(OBS_LOW, OBS_HIGH, shape=(OBS_DIM,), dtype=np.float32)
+def observation_space(game: str | Game[Any, Any] | None = None) -> spaces.Box:
+    """The Box of one learner observation: (obs_dim,) float32 within the game's bounds."""
+    g = get_game(game)
+    low, high = g.observation_bounds()
+    return spaces.Box(low, high, dtype=np.float32)
 
 
-def action_space() -> spaces.Discrete:
-    """`Discrete(66)`: the action table of DESIGN.md."""
-    return spaces.Discrete(NUM_ACTIONS)
+def action_space(game: str | Game[Any, Any] | None = None) -> spaces.Discrete:
+    """`Discrete(A)`: the game's action table (Kanaloa 66, Kahuna 153)."""
+    return spaces.Discrete(get_game(game).num_actions)
 
 
-OpponentSpec = Any  # a bot object, a callable act(obs, masks, rng), or "random" / "heuristic"
-
-
-def resolve_bot(spec: OpponentSpec) -> Any:
-    """Turn an opponent spec into an object with `act(observations, masks, rng)`.
-
-    Accepted: an object with an `act` method (returned as is); a callable
-    `f(observations, masks, rng) -> actions` (wrapped in `CallableBot`); a name
-    or model path understood by `kanaloa_env.bots.make_bot` (`"random"`,
-    `"heuristic"`, `"path/to/model.zip"`).
-
-    Raises:
-        ValueError: an unknown bot name or an unloadable model.
-        TypeError: anything else.
-    """
-    if callable(getattr(spec, "act", None)):
-        return spec
-    if isinstance(spec, (str, os.PathLike)):
-        from ..bots import make_bot
-
-        return make_bot(spec)
-    if callable(spec):
-        from ..bots.model import CallableBot
-
-        return CallableBot(spec)
-    raise TypeError(
-        "an opponent must be a bot (an object with act(observations, masks, rng)), a callable "
-        f"act(observations, masks, rng) or a bot name such as 'random'; got {type(spec).__name__}"
-    )
-
-
-def _bot_name(bot: Any) -> str:
-    return str(getattr(bot, "name", type(bot).__name__))
-
-
-def _make_config(config: Config | Mapping[str, Any] | None, num_players: int | None) -> Config:
-    if config is None:
-        return Config() if num_players is None else Config(num_players=num_players)
-    if isinstance(config, Mapping):
-        kwargs = dict(config)
-        if num_players is not None:
-            if kwargs.get("num_players", num_players) != num_players:
-                raise ValueError(
-                    f"num_players={num_players} disagrees with config num_players="
-                    f"{kwargs['num_players']}"
-                )
-            kwargs["num_players"] = num_players
-        return Config(**kwargs)
-    if not isinstance(config, Config):
-        raise TypeError(
-            f"config must be a kanaloa_env.core.Config, a dict of its fields or None, "
-            f"got {type(config).__name__}"
-        )
-    if num_players is not None and num_players != config.num_players:
-        raise ValueError(
-            f"num_players={num_players} disagrees with config.num_players={config.num_players}"
-        )
-    return config
+OpponentSpec = Any  # anything `kanaloa_env.bots.make_bot` takes: a name, a path, a bot, ...
 
 
 @dataclass(frozen=True)
@@ -142,15 +76,15 @@ class StepResult:
     `N` is the number of games, `E` the number of games that ended in this step.
 
     Attributes:
-        obs: (N, OBS_DIM) float32 learner observations; for a game that ended and
+        obs: (N, obs_dim) float32 learner observations; for a game that ended and
             was auto-reset, the first observation of its new game.
         rewards: (N,) float32 learner rewards since its previous decision.
-        terminated: (N,) bool, the game was won (R9.2) or forfeited by an illegal
-            learner action.
-        truncated: (N,) bool, the game hit `max_rounds` (R9.4).
+        terminated: (N,) bool, the game ended by the rules (Kanaloa: won, R9.2) or
+            was forfeited by an illegal learner action.
+        truncated: (N,) bool, the game was cut short (Kanaloa: `max_rounds`, R9.4).
         ended: (E,) int64 indices of the games that ended.
-        final_obs: (E, OBS_DIM) float32 learner observations of the final states.
-        winner: (E,) int8 winning seat, -1 for truncation or forfeit.
+        final_obs: (E, obs_dim) float32 learner observations of the final states.
+        winner: (E,) int8 winning seat, -1 for a draw, truncation or forfeit.
         learner_seat: (E,) int8 the learner's seat in the game that ended.
         illegal: (E,) bool, the game ended because the learner acted illegally.
         episode_return: (E,) float32 learner return over the whole game.
@@ -190,15 +124,20 @@ def _entropy_seed() -> int:
 
 
 class VectorDriver:
-    """N Kanaloa games, one learner seat each, opponents played inside `step`.
+    """N games, one learner seat each, opponents played inside `step`.
 
     Args:
         num_envs: number of games `N` (>= 1).
-        config: a `kanaloa_env.core.Config`, a dict of its fields, or None (defaults).
-        num_players: shorthand for `Config(num_players=...)`; must agree with `config`.
+        config: the game's `Config`, a dict of its fields, or None (defaults).
+        game: `"kanaloa"` (default), `"kahuna"` or a `kanaloa_env.games.Game`.
+        num_players: the table size; must agree with `config` (Kahuna: 2).
+        **options: further config fields (`nil_announcement=True`, ...), as the AEC
+            env takes them.
         opponents: one opponent spec for every non-learner seat, or a sequence of
-            specs (see `opponent_sampling`). A spec is a bot object, a callable
-            `act(observations, masks, rng) -> actions`, or `"random"`/`"heuristic"`.
+            specs (see `opponent_sampling`). A spec is anything
+            `kanaloa_env.bots.make_bot` takes: a bot object, a callable
+            `act(observations, masks, rng) -> actions`, a name such as `"random"` or
+            `"heuristic"`, or a model path.
         opponent_sampling: with a sequence of opponents: `"seat"` (the default)
             gives the seat `k` places after the learner (turn order) opponent
             `k - 1`, so the sequence needs P - 1 entries; `"random"` draws every
@@ -218,15 +157,16 @@ class VectorDriver:
             or `"random"` (a uniformly random legal action is played instead).
         illegal_reward: the learner's reward for a game lost by `"lose"`.
         progress_shaping: weight `c` of potential-based reward shaping (0: off, the
-            default; rewards are then exactly R10). With potential
-            `phi = c * (own progress - mean progress of the others) / route fields`
-            at each learner decision and `phi = 0` at the end of a game, the
-            learner also gets `phi(now) - phi(previous decision)` per step. The
-            shaping sums to zero over every game, so episode returns and the best
-            policies are unchanged (Ng et al. 1999); it only rewards boat moves
-            (R6, R9.1) when they happen instead of at the end.
+            default; rewards are then exactly the game's). With the game's potential
+            (`Game.shaping_potential`; Kanaloa: `(own progress - mean progress of the
+            others) / route fields`), `phi = c * potential` at each learner decision
+            and `phi = 0` at the end of a game, the learner also gets `phi(now) -
+            phi(previous decision)` per step. The shaping sums to zero over every
+            game, so episode returns and the best policies are unchanged (Ng et al.
+            1999); it only rewards progress (Kanaloa: boat moves, R6, R9.1) when it
+            happens instead of at the end.
         observe_threads: threads that encode the observations of large batches
-            (`kanaloa_env.core.observe(..., threads=)`; 1, the default, encodes on
+            (the game's `observe(..., threads=)`; 1, the default, encodes on
             the calling thread). The observations are the same. With random
             opponents the whole step gains little, as the opponents' moves stay on
             one thread: at N = 8192, in three runs each of `python
@@ -240,8 +180,9 @@ class VectorDriver:
     def __init__(
         self,
         num_envs: int,
-        config: Config | Mapping[str, Any] | None = None,
+        config: Any = None,
         *,
+        game: str | Game[Any, Any] | None = None,
         num_players: int | None = None,
         opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
         opponent_sampling: str = "seat",
@@ -252,10 +193,12 @@ class VectorDriver:
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
         observe_threads: int = 1,
+        **options: Any,
     ) -> None:
         self.num_envs = check_positive_int(num_envs, "num_envs")
-        self.config = _make_config(config, num_players)
-        self.num_players = self.config.num_players
+        self.game = get_game(game)
+        self.config = self.game.make_config(config, num_players, **options)
+        self.num_players = self.game.num_players_of(self.config)
         P = self.num_players
         if isinstance(learner_seat, str):
             if learner_seat not in LEARNER_SEAT_MODES:
@@ -291,7 +234,7 @@ class VectorDriver:
         self.autoreset = autoreset
         self.observe_threads = check_positive_int(observe_threads, "observe_threads")
         self._seed = _entropy_seed() if seed is None else check_seed(seed)
-        self._state: State | None = None
+        self._state: GameState | None = None
         self._policies: list[Any] = []
         self.set_opponents(opponents, opponent_sampling)
 
@@ -336,7 +279,7 @@ class VectorDriver:
                 f"with opponent_sampling='seat', opponents needs 1 or {P - 1} entries "
                 f"(one per other seat), got {len(specs)}"
             )
-        self._policies = [resolve_bot(s) for s in specs]
+        self._policies = [make_bot(s, self.game) for s in specs]
         self.opponent_sampling = sampling
         if self._state is not None:
             self._draw_opponents(np.arange(self.num_envs))
@@ -352,9 +295,15 @@ class VectorDriver:
         return self._learner.copy()
 
     @property
-    def state(self) -> State:
+    def state(self) -> GameState:
         """A copy of the current core state (for inspection, rendering, scenarios)."""
         return self._require_state().copy()
+
+    @property
+    def live_state(self) -> GameState:
+        """The driver's own current state, not a copy: read it, never modify it (for
+        callers that act for the learner, e.g. `kanaloa_env.evaluation.evaluate`)."""
+        return self._require_state()
 
     @property
     def game_over(self) -> np.ndarray:
@@ -371,7 +320,7 @@ class VectorDriver:
                 or None to continue the stream (the constructor's seed at first).
 
         Returns:
-            (N, OBS_DIM) float32 learner observations.
+            (N, obs_dim) float32 learner observations.
         """
         if seed is not None:
             self._seed = check_seed(seed)
@@ -379,7 +328,7 @@ class VectorDriver:
             self._next_game = 0
         N = self.num_envs
         ids = self._take_game_ids(N)
-        self._state = init_from_keys(self.config, game_keys(self._seed, ids))
+        self._state = self.game.init_from_keys(self.config, game_keys(self._seed, ids))
         self._start_games(np.arange(N), ids)
         self._acc[:] = 0
         self._return[:] = 0
@@ -392,13 +341,15 @@ class VectorDriver:
         return self._observe()
 
     def action_masks(self) -> np.ndarray:
-        """(N, 66) bool copy: the learner's legal actions; all False for a game over."""
+        """(N, A) bool copy: the learner's legal actions. A game that is over (autoreset
+        off) has an all-True row, as in pgx: its action is ignored, and a policy that
+        masks logits never sees a row without a legal action."""
         legal = self._require_state().legal.copy()
-        legal[self._over] = False
+        legal[self._over] = True
         return legal
 
     def observations(self) -> np.ndarray:
-        """(N, OBS_DIM) float32: the learner observations of the current games."""
+        """(N, obs_dim) float32: the learner observations of the current games."""
         self._require_state()
         return self._observe()
 
@@ -427,8 +378,7 @@ class VectorDriver:
         raw = a  # for the message: uint64 past 2**63 wraps negative in int64
         a = a.astype(np.int64)
         live = ~self._over
-        in_range = (a >= 0) & (a < NUM_ACTIONS)
-        ok = ~live | (in_range & s.legal[np.arange(N), np.where(in_range, a, 0)])
+        ok = ~live | legal_entries(a, s.legal)
         forfeit = np.zeros(N, dtype=bool)
         replaced = np.zeros(N, dtype=bool)
         if not ok.all():
@@ -448,13 +398,14 @@ class VectorDriver:
         a[~live] = 0  # ignored by the core; any in-range value
         apply = live & ~forfeit
         self._length[apply] += 1
+        step = self.game.step_inplace
         if apply.all():
-            step_inplace(s, a)
+            step(s, a, validate=False)  # checked against s.legal above
             self._acc += s.rewards[np.arange(N), self._learner]
         elif apply.any():
             idx = np.flatnonzero(apply)
             sub = s.take(idx)
-            step_inplace(sub, a[idx])
+            step(sub, a[idx], validate=False)
             s.put(idx, sub)
             self._acc[idx] += sub.rewards[np.arange(len(idx)), self._learner[idx]]
         self._forfeit = forfeit
@@ -466,7 +417,7 @@ class VectorDriver:
 
     # ---- internals ------------------------------------------------------------------
 
-    def _require_state(self) -> State:
+    def _require_state(self) -> GameState:
         if self._state is None:
             raise RuntimeError("call reset() before step()")
         return self._state
@@ -504,17 +455,13 @@ class VectorDriver:
         """(N,) float32 shaping potential of the current states (see `progress_shaping`)."""
         if not self.progress_shaping:
             return np.zeros(self.num_envs, dtype=np.float32)
-        s = self._require_state()
-        P = self.num_players
-        prog = s.progress.astype(np.float32)
-        own = prog[np.arange(self.num_envs), self._learner]
-        others = (prog.sum(axis=1) - own) / (P - 1)
-        return (self.progress_shaping * (own - others) / self.config.route_fields).astype(
-            np.float32
-        )
+        phi = self.game.shaping_potential(self._require_state(), self._learner)
+        return (self.progress_shaping * phi).astype(np.float32)
 
     def _observe(self) -> np.ndarray:
-        return observe(self._require_state(), seat=self._learner, threads=self.observe_threads)
+        return self.game.observe(
+            self._require_state(), seat=self._learner, threads=self.observe_threads
+        )
 
     def _play_opponents(self) -> dict[str, list[Any]]:
         """Loop over pending opponent decisions until every game waits for its learner.
@@ -541,55 +488,32 @@ class VectorDriver:
             sub = s if full else s.take(idx)
             seats = cp[idx].astype(np.intp)
             actions = self._opponent_actions(sub, idx, seats)
-            step_inplace(sub, actions)
+            self.game.step_inplace(sub, actions, validate=False)  # bot_actions checked them
             if not full:
                 s.put(idx, sub)
             self._acc[idx] += sub.rewards[np.arange(len(idx)), self._learner[idx]]
 
-    def _opponent_actions(self, sub: State, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    def _opponent_actions(self, sub: GameState, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """(b,) actions of the opponents to act in `sub` (games `idx` of the batch)."""
         b = len(idx)
         pol = self._assign[idx, seats]
+        if len(self._policies) == 1:
+            return bot_actions(
+                self._policies[0], self.game, sub, self._rng, threads=self.observe_threads
+            )
         actions = np.empty(b, dtype=np.int64)
+        # One encoding for every policy that reads observations, sliced per policy.
         obs: np.ndarray | None = None
-        groups = [(0, np.arange(b))] if len(self._policies) == 1 else None
-        if groups is None:
-            groups = [(int(k), np.flatnonzero(pol == k)) for k in np.unique(pol)]
-        for k, sel in groups:
+        for k in np.unique(pol).tolist():
             bot = self._policies[k]
-            whole = len(sel) == b
+            sel = np.flatnonzero(pol == k)
+            o = None
             if needs_observations(bot):
                 if obs is None:
-                    obs = observe(sub, threads=self.observe_threads)
-                o = obs if whole else obs[sel]
-            else:  # a read-only view of one zero row: no 1.7 MB allocation per call
-                o = np.broadcast_to(_NO_OBSERVATION, (len(sel), OBS_DIM))
-            m = sub.legal.copy() if whole else sub.legal[sel]
-            kwargs: dict[str, Any] = {}
-            if getattr(bot, "uses_state", False):
-                part = sub if whole else sub.take(sel)
-                kwargs = {"view": public_view(part, seats[sel]), "seats": seats[sel].copy()}
-            act = np.asarray(bot.act(o, m, self._rng, **kwargs))
-            actions[sel] = self._check_bot_actions(bot, act, m)
+                    obs = self.game.observe(sub, threads=self.observe_threads)
+                o = obs[sel]
+            actions[sel] = bot_actions(bot, self.game, sub, self._rng, rows=sel, observations=o)
         return actions
-
-    @staticmethod
-    def _check_bot_actions(bot: Any, act: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        b = len(masks)
-        if act.shape != (b,) or not np.issubdtype(act.dtype, np.integer):
-            raise ValueError(
-                f"opponent {_bot_name(bot)!r} returned {act.dtype} actions of shape {act.shape}; "
-                f"expected ({b},) integers"
-            )
-        inr = (act >= 0) & (act < NUM_ACTIONS)
-        ok = inr & masks[np.arange(b), np.where(inr, act, 0)]
-        if not ok.all():
-            bad = np.flatnonzero(~ok)[:5]
-            raise ValueError(
-                f"opponent {_bot_name(bot)!r} returned illegal actions {act[bad].tolist()} "
-                f"(rows {bad.tolist()} of its batch)"
-            )
-        return act
 
     def _finish(self, idx: np.ndarray, ended: dict[str, list[Any]]) -> None:
         """Record the games `idx` that just ended, then restart them (autoreset) or freeze them."""
@@ -621,7 +545,7 @@ class VectorDriver:
         self._forfeit[idx] = False  # recorded; a restarted game starts clean
         if self.autoreset:
             ids = self._take_game_ids(len(idx))
-            reset_games(s, idx, game_keys(self._seed, ids))
+            self.game.reset_games(s, idx, game_keys(self._seed, ids))
             self._start_games(idx, ids)
         else:
             self._over[idx] = True
@@ -634,8 +558,8 @@ class VectorDriver:
         if ended:
             finals = ended.pop("final_state")
             rec = {k: np.concatenate(v) for k, v in ended.items()}
-            final = finals[0] if len(finals) == 1 else State.concatenate(finals)
-            rec["final_obs"] = observe(final, seat=rec["learner_seat"])
+            final = finals[0] if len(finals) == 1 else type(finals[0]).concatenate(finals)
+            rec["final_obs"] = self.game.observe(final, seat=rec["learner_seat"])
             e = rec["ended"]
             rewards[e] = rec["reward"]
             terminated[e] = rec["terminated"]
@@ -643,7 +567,7 @@ class VectorDriver:
         else:
             rec = {
                 "ended": np.zeros(0, np.int64),
-                "final_obs": np.zeros((0, OBS_DIM), np.float32),
+                "final_obs": np.zeros((0, self.game.obs_dim), np.float32),
                 "winner": np.zeros(0, np.int8),
                 "learner_seat": np.zeros(0, np.int8),
                 "illegal": np.zeros(0, bool),

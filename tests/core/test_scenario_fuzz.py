@@ -1,5 +1,6 @@
 """Fuzzing `from_scenario` (issue 19.2): every mutation of a valid scenario either
-loads into a state that passes `check_invariants`, round-trips and plays on, or is
+loads into a state that passes `check_invariants`, observes within the declared
+bounds, round-trips and plays on, or is
 rejected with a ValueError/TypeError that names a key.
 
 The mutations (tests/core/scenario_mutations.py) start from the stored examples and
@@ -16,9 +17,11 @@ import numpy as np
 import pytest
 from scenario_mutations import KNOWN_KEYS, mutate, valid_pool
 
-from kanaloa_env.core import from_scenario, step, to_scenario
+from kanaloa_env.core import from_scenario, observe, step, to_scenario
+from kanaloa_env.games import get_game
 from kanaloa_env.testing import check_invariants
 
+LOW, HIGH = get_game("kanaloa").observation_bounds()
 _NAMED = re.compile(r"^scenario key '([^']+)'")
 
 
@@ -43,6 +46,9 @@ def check_one(sc: dict[str, Any], what: str, rng: np.random.Generator) -> bool:
         assert _root(m.group(1)) in KNOWN_KEYS | added, f"{what}: names {m.group(1)!r}: {e}"
         return False
     check_invariants(state)
+    for seat in range(state.num_players):  # (a boat a lap ahead once gave 833 here)
+        obs = observe(state, seat=seat)[0]
+        assert ((obs >= LOW) & (obs <= HIGH)).all(), f"{what}: observation out of bounds"
     dump = to_scenario(state, 0, include_key=True)
     again = from_scenario(dump)
     assert to_scenario(again, 0, include_key=True) == dump, what

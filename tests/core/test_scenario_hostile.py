@@ -336,9 +336,9 @@ def test_dumps_of_hundreds_of_random_games_at_every_position(cfg: Config) -> Non
 
 def test_loaded_observations_stay_within_the_declared_bounds() -> None:
     # A boat a lap ahead in a running game once gave lapping features of 833.
-    from kanaloa_env.env import _observation_bounds
+    from kanaloa_env.games import get_game
 
-    low, high = _observation_bounds()
+    low, high = get_game("kanaloa").observation_bounds()
     sc = make(
         route=ROUTE_4,
         boats=[5, 4, 10, 12],

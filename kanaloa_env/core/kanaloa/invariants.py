@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..batch import check_positive_int
+from ..batch import InvariantError, check_positive_int
 from . import masks, route
 from .config import Config
 from .constants import (
@@ -44,10 +44,6 @@ from .step import step
 from .tricks import played_from_history
 
 __all__ = ["InvariantError", "PlaythroughStats", "check_invariants", "random_playthrough"]
-
-
-class InvariantError(AssertionError):
-    """A state breaks an invariant of the rules; the message names the game and rule."""
 
 
 def check_invariants(state: State) -> None:

@@ -46,12 +46,12 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import BatchedState
+from ..batch import GameState
 from .config import Config
 
 
 @dataclass(frozen=True, eq=False)
-class State(BatchedState):
+class State(GameState):
     """A batch of Kanaloa games (see the module docstring for the field table)."""
 
     config: Config

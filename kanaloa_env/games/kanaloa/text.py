@@ -2,7 +2,7 @@
 
 ```python
 from kanaloa_env.core import Config, init
-from kanaloa_env.render import render_text
+from kanaloa_env.render import render_text              # any game's state
 print(render_text(init(Config(), 1, seed=0)))            # ANSI colours
 print(render_text(state, game=3, color=False, seat=2))   # plain, player 2's hand
 ```
@@ -16,14 +16,9 @@ with the hand and legal actions, or the result once the game is over.
 
 from __future__ import annotations
 
-import argparse
-import os
-import re
-import sys
-
 import numpy as np
 
-from ..core.kanaloa.constants import (
+from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
     CARD_TYPE_BITS,
@@ -39,14 +34,11 @@ from ..core.kanaloa.constants import (
     Phase,
     action_name,
 )
-from ..core.kanaloa.state import State
+from ...core.kanaloa.state import State
+from ...render.terminal import BOLD, paint, wrap
 
 __all__ = ["render_text"]
 
-WIDTH = 80  # lines wrap to this many visible characters
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_RESET = "\x1b[0m"
-_BOLD = "\x1b[1m"
 # Suit colours: foreground for card names, background (+ readable text) for fields.
 _FG = ("\x1b[94m", "\x1b[91m", "\x1b[92m", "\x1b[96m")  # bright blue, red, green, cyan
 _BG = ("\x1b[97;44m", "\x1b[97;41m", "\x1b[30;42m", "\x1b[30;46m")
@@ -61,30 +53,9 @@ _TURN = {
 }
 
 
-COLOR_CHOICES = ("auto", "always", "never")
-
-
-def terminal_wants_color() -> bool:
-    """ANSI colours by default only on a terminal, and never when NO_COLOR is set."""
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
-
-
-def add_color_option(ap: argparse.ArgumentParser) -> None:
-    """The `--color auto|always|never` option of the command-line tools."""
-    ap.add_argument(
-        "--color",
-        choices=COLOR_CHOICES,
-        default="auto",
-        help="ANSI colours: auto = only when the output is a terminal and NO_COLOR is unset",
-    )
-
-
-def color_from_option(choice: str) -> bool:
-    """Whether to colour, for a `--color` value (see `add_color_option`)."""
-    return terminal_wants_color() if choice == "auto" else choice == "always"
-
-
-def render_text(state: State, game: int = 0, color: bool = True, seat: int | None = None) -> str:
+def render_text(
+    state: State, game: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
+) -> str:
     """Render game `game` of a batch as a multi-line text table.
 
     Args:
@@ -92,7 +63,9 @@ def render_text(state: State, game: int = 0, color: bool = True, seat: int | Non
         game: which game of the batch, 0..B-1.
         color: ANSI colours (coloured route fields and cards); plain text when False.
         seat: whose hand to show; default the player to act (none once the game is
-            over). The legal actions are listed when that is the player to act.
+            over).
+        legal: list the legal actions when the hand shown is the player to act's
+            (the terminal game lists its numbered moves instead).
 
     Returns:
         The table, lines joined by newlines, no trailing newline.
@@ -122,32 +95,14 @@ def render_text(state: State, game: int = 0, color: bool = True, seat: int | Non
     if phase == Phase.GAME_OVER:
         lines += v.result_lines()
         if seat is not None:
-            lines += _wrap(f"Hand of player_{seat}: ", v.hand(seat), " ")
+            lines += wrap(f"Hand of player_{seat}: ", v.hand(seat), " ")
         return "\n".join(lines)
     lines.append(f"{v.bold(f'player_{to_act}')} to act: {_TURN[phase]}")
     shown = to_act if seat is None else int(seat)
-    lines += _wrap(f"Hand of player_{shown}: ", v.hand(shown), " ")
-    if shown == to_act:
-        lines += _wrap("Legal: ", v.legal_actions(to_act), " | ")
+    lines += wrap(f"Hand of player_{shown}: ", v.hand(shown), " ")
+    if legal and shown == to_act:
+        lines += wrap("Legal: ", v.legal_actions(to_act), " | ")
     return "\n".join(lines)
-
-
-def _visible_len(text: str) -> int:
-    return len(_ANSI.sub("", text))
-
-
-def _wrap(prefix: str, parts: list[str], sep: str, width: int = WIDTH) -> list[str]:
-    """Join `parts` after `prefix` into lines of at most `width` visible characters."""
-    if not parts:
-        return [prefix + "(none)"]
-    lines, line = [], prefix + parts[0]
-    for part in parts[1:]:
-        if _visible_len(line + sep + part) > width:
-            lines.append(line.rstrip())
-            line = " " * len(prefix) + part
-        else:
-            line += sep + part
-    return lines + [line]
 
 
 class _View:
@@ -165,10 +120,10 @@ class _View:
 
     # -- colour helpers --
     def paint(self, text: str, code: str) -> str:
-        return f"{code}{text}{_RESET}" if self.color else text
+        return paint(text, code, self.color)
 
     def bold(self, text: str) -> str:
-        return self.paint(text, _BOLD)
+        return self.paint(text, BOLD)
 
     def suit(self, s: int) -> str:
         return self.paint(SUIT_NAMES[s], _FG[s])
@@ -256,7 +211,7 @@ class _View:
             f"player_{(leader + j) % P} {self.card(int(s.history[g, tn * P + j]))}"
             for j in range(n)
         ]
-        return _wrap(f"Trick (led by player_{leader}): ", plays, ", ")
+        return wrap(f"Trick (led by player_{leader}): ", plays, ", ")
 
     def hand(self, p: int) -> list[str]:
         word = int(self.s.hands[self.g, p])
@@ -298,4 +253,4 @@ class _View:
         else:
             head = f"Game over: stopped after max_rounds={s.config.max_rounds} (truncated, R9.4)"
         rewards = [f"player_{p} {r:+.2f}" for p, r in enumerate(s.rewards[g].tolist())]
-        return [head, *_wrap("Rewards of the last step: ", rewards, ", ")]
+        return [head, *wrap("Rewards of the last step: ", rewards, ", ")]

@@ -1,34 +1,37 @@
-"""Game records: every game as JSON lines, replayed exactly; and a readable account of each step.
+"""Game records: every game as JSON lines, replayed exactly and checked on replay.
 
 A record file holds one or more games. Each game is a header line followed by one
 line per decision and, once the game is over, a result line:
 
 ```
-{"format": "kanaloa-record", "version": 1, "num_players": 4, "config": {}, "seed": 7, "game": 0}
+{"format": "kanaloa-record", "version": 2, "game": "kanaloa", "num_players": 4, "config": {}, "seed": 7, "deal": 0}
 {"step": 0, "player": 2, "action": 17, "name": "play red-6"}
 {"step": 1, "player": 3, "action": 48, "name": "play kanaloa"}
 ...
 {"result": {"steps": 231, "winner": 1, "terminated": true, "truncated": false, "rewards": [...]}}
 ```
 
-The header names the start: `"seed"` (with `"game"`, default 0) is game `game` of
-the stream `seed`, i.e. game 0 of `init(cfg, 1, seed)` when `game` is 0 and game
-`i` of `init(cfg, B, seed)` in general; or `"scenario"`, a scenario dict
-(SCENARIO.md) dumped with `include_key=True` so future deals replay too. `"meta"`
-is free-form (who played which seat, ...). `"name"` and the result line are for
-readers and checks; replay needs only the actions.
+The header names the game (`"game"`: "kanaloa" or "kahuna") and the start:
+`"seed"` (with `"deal"`, default 0) is game `deal` of the stream `seed`, i.e. game
+`deal` of `init(cfg, B, seed)`; or `"scenario"`, a scenario dict dumped with
+`include_key=True` so future chance events replay too. `"meta"` is free-form (who
+played which seat, ...). Version 1 files (Kanaloa only; the deal under `"game"`)
+are read as well.
+
+Replay recomputes everything a record states and checks it: the acting player and
+the name of every decision, the result line (winner, end flags, rewards, steps),
+and, for a scenario start, that the header's `num_players` and `config` are the
+scenario's. A record that disagrees raises `ReplayError` naming the step.
 
 ```python
 from kanaloa_env.records import Recorder, load_record, replay_states
 rec = Recorder(Config(num_players=4), seed=7)
 rec.step(action)                 # as often as needed; rec.state is the live game
-rec.record.save("game.jsonl")
+rec.record.save("game.jsonl")    # written whole or not at all
 states = replay_states(load_record("game.jsonl"))   # raises ReplayError naming the step
 ```
 
 `write_records` is the hook for tournaments that keep only seeds and actions.
-`describe_step` tells in words what one decision did (trick results, boat moves,
-removals, new rounds) for the terminal game and `python -m kanaloa_env.replay`.
 """
 
 from __future__ import annotations
@@ -41,22 +44,12 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from .core import Config, from_scenario, init, legal_action_mask, observe, step, to_scenario
-from .core.kanaloa.constants import (
-    ANNOUNCE,
-    CARD_NAMES,
-    DOLPHIN_TAKE,
-    NUM_ACTIONS,
-    OCTOPUS,
-    REMOVE_BASE,
-    SUIT_NAMES,
-    Phase,
-    action_name,
-)
-from .core.kanaloa.route import slot_ahead
-from .core.kanaloa.setup import MAX_GAME
-from .core.kanaloa.state import State
-from .core.rng import check_seed
+from ..bots.call import bot_actions
+from ..core.batch import GameState
+from ..core.files import atomic_write_text
+from ..core.rng import MAX_SEED, check_seed
+from ..games import game_of_config, get_game
+from ..games.protocol import Game
 
 __all__ = [
     "FORMAT",
@@ -67,11 +60,9 @@ __all__ = [
     "ReplayError",
     "ReplayStep",
     "bot_action",
-    "describe_action",
     "describe_step",
     "load_record",
     "load_records",
-    "ocean_card_ahead",
     "record_bot_game",
     "replay",
     "replay_states",
@@ -80,7 +71,8 @@ __all__ = [
 ]
 
 FORMAT = "kanaloa-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+_READ_VERSIONS = (1, 2)
 
 
 class ReplayError(ValueError):
@@ -94,33 +86,32 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class Decision:
-    """One recorded decision: the step number (from 0), the acting player and the action."""
+    """One recorded decision: the step number (from 0), the acting player, the action and,
+    when the record states it, the action's name (checked on replay)."""
 
     step: int
     player: int
     action: int
+    name: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "player": self.player,
-            "action": self.action,
-            "name": action_name(self.action),
-        }
+
+def _is_int(x: object) -> TypeGuard[int | np.integer]:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 @dataclass
 class GameRecord:
-    """One game: how it starts and every decision taken since.
+    """One game: which game, how it starts and every decision taken since.
 
     Attributes:
-        num_players: 3..5.
-        config: config overrides (`Config.overrides()`, JSON-compatible).
+        num_players: the table size.
+        config: config overrides (`Game.config_overrides`, JSON-compatible).
         seed: the stream seed when the game starts fresh, else None.
-        game: the game's index in the stream `seed` (0 = `init(cfg, 1, seed)`),
-            0..2**64-1.
+        deal: the game's index in the stream `seed`, 0..2**64-1.
         scenario: the start position (a scenario dict) when the game does not start
             fresh, else None.
+        game: the game's name ("kanaloa", "kahuna").
         decisions: the decisions in order; `decisions[n].step == n`.
         meta: free-form JSON-compatible information (players, bots, date, ...).
         result: filled when the game is over: steps, winner, end flags, rewards.
@@ -129,8 +120,9 @@ class GameRecord:
     num_players: int
     config: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
-    game: int = 0
+    deal: int = 0
     scenario: dict[str, Any] | None = None
+    game: str = "kanaloa"
     decisions: list[Decision] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
@@ -139,53 +131,77 @@ class GameRecord:
         """Check the start fields.
 
         Raises:
-            ValueError: not exactly one of `seed` and `scenario`, a seed outside
-                0..2**64-1, `game` outside 0..2**64-1, or a scenario for another
-                number of players.
-            TypeError: `seed` or `game` is not an int, or `scenario` is not a dict.
+            ValueError: an unknown game, not exactly one of `seed` and `scenario`, a
+                seed or `deal` outside 0..2**64-1, or a table size the game does not
+                allow.
+            TypeError: `seed`, `deal` or `num_players` is not an int, `config` or
+                `meta` not a dict, or `scenario` not a dict.
         """
+        self.game = get_game(self.game).name
         if (self.seed is None) == (self.scenario is None):
             raise ValueError("a GameRecord starts from exactly one of 'seed' and 'scenario'")
         if self.scenario is not None and not isinstance(self.scenario, dict):
             raise TypeError(
-                "GameRecord.scenario must be a scenario dict (SCENARIO.md), "
-                f"got {type(self.scenario).__name__}"
+                f"GameRecord.scenario must be a scenario dict, got {type(self.scenario).__name__}"
             )
-        if self.scenario is not None and self.scenario.get("num_players") != self.num_players:
+        if self.scenario is not None and self.scenario.get("num_players", self.num_players) != (
+            self.num_players
+        ):
             raise ValueError(
                 f"GameRecord.num_players is {self.num_players} but the scenario's is "
                 f"{self.scenario.get('num_players')!r}"
             )
+        if not _is_int(self.num_players):
+            raise TypeError(f"GameRecord.num_players must be an int, got {self.num_players!r}")
+        g = get_game(self.game)
+        if self.num_players not in g.player_counts:
+            raise ValueError(
+                f"GameRecord.num_players must be in {g.player_counts_text()} for {g.name}, "
+                f"got {self.num_players}"
+            )
+        self.num_players = int(self.num_players)
+        for name in ("config", "meta"):
+            if not isinstance(getattr(self, name), dict):
+                raise TypeError(
+                    f"GameRecord.{name} must be a dict, got {type(getattr(self, name)).__name__}"
+                )
         if self.seed is not None:
             self.seed = check_seed(self.seed)
-        if isinstance(self.game, bool) or not isinstance(self.game, (int, np.integer)):
-            raise TypeError(f"GameRecord.game must be an int in 0..2**64-1, got {self.game!r}")
-        # Game indices are uint64 (`init`'s first_game): a larger one cannot be dealt.
-        if not 0 <= self.game <= MAX_GAME:
-            raise ValueError(f"GameRecord.game must be an int in 0..2**64-1, got {self.game}")
-        self.game = int(self.game)
+        if not _is_int(self.deal):
+            raise TypeError(f"GameRecord.deal must be an int in 0..2**64-1, got {self.deal!r}")
+        # Game indices are uint64 (game_keys): a larger one cannot be dealt.
+        if not 0 <= self.deal <= MAX_SEED:
+            raise ValueError(f"GameRecord.deal must be an int in 0..2**64-1, got {self.deal}")
+        self.deal = int(self.deal)
 
     @property
     def actions(self) -> list[int]:
         """The actions in order."""
         return [d.action for d in self.decisions]
 
-    def make_config(self) -> Config:
-        """The `Config` the game is played with."""
-        return Config.from_dict(self.num_players, self.config)
+    @property
+    def rules(self) -> Game[Any, Any]:
+        """The `Game` this record is a game of."""
+        return get_game(self.game)
 
-    def start_state(self) -> State:
-        """A new batch-1 `State` at the record's start position."""
+    def make_config(self) -> Any:
+        """The game's `Config` the game is played with."""
+        return self.rules.config_from_overrides(self.num_players, self.config)
+
+    def start_state(self) -> GameState:
+        """A new batch-1 state at the record's start position."""
+        g = self.rules
         if self.scenario is not None:
-            return from_scenario(self.scenario)
+            return g.from_scenario(self.scenario)
         assert self.seed is not None  # __post_init__: exactly one of seed and scenario
-        return init(self.make_config(), 1, seed=self.seed, first_game=self.game)
+        return g.init_game(self.make_config(), self.seed, self.deal)
 
     def header(self) -> dict[str, Any]:
         """The first line of the game as a dict."""
         head: dict[str, Any] = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
+            "game": self.game,
             "num_players": self.num_players,
             "config": self.config,
         }
@@ -193,15 +209,26 @@ class GameRecord:
             head["scenario"] = self.scenario
         else:
             head["seed"] = self.seed
-            head["game"] = self.game
+            head["deal"] = self.deal
         if self.meta:
             head["meta"] = self.meta
         return head
 
     def lines(self) -> list[str]:
         """The game as JSON lines (no trailing newlines)."""
+        g = self.rules
         out = [json.dumps(self.header())]
-        out += [json.dumps(d.to_json()) for d in self.decisions]
+        out += [
+            json.dumps(
+                {
+                    "step": d.step,
+                    "player": d.player,
+                    "action": d.action,
+                    "name": g.action_name(d.action),
+                }
+            )
+            for d in self.decisions
+        ]
         if self.result is not None:
             out.append(json.dumps({"result": self.result}))
         return out
@@ -211,48 +238,65 @@ class GameRecord:
         return "\n".join(self.lines()) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the game to `path` (overwrites)."""
+        """Write the game to `path` (replaces the file whole, or leaves it as it was)."""
         save_records(path, [self])
 
     @classmethod
     def from_header(cls, head: dict[str, Any], where: str = "header") -> GameRecord:
-        """A record without decisions from a header dict.
+        """A record without decisions from a header dict (untrusted input).
 
         A scenario start is built once here, so that a bad one is reported with the
-        header's line rather than later, when the game is replayed.
+        header's line rather than later, when the game is replayed; and its
+        `num_players` and `config` must be the header's.
 
         Raises:
             ValueError: prefixed with `where`, naming the bad or missing key.
         """
         if not isinstance(head, dict) or head.get("format") != FORMAT:
             raise ValueError(f"{where}: not a {FORMAT} header (key 'format' must be {FORMAT!r})")
-        if head.get("version") != FORMAT_VERSION:
+        version = head.get("version")
+        if version not in _READ_VERSIONS or isinstance(version, bool):
             raise ValueError(
-                f"{where}: unsupported record version {head.get('version')!r}; "
-                f"this reader knows version {FORMAT_VERSION}"
+                f"{where}: unsupported record version {version!r}; this reader knows versions "
+                f"{list(_READ_VERSIONS)}"
             )
         for key in ("num_players", "config"):
             if key not in head:
                 raise ValueError(f"{where}: key {key!r} is missing")
         if ("seed" in head) == ("scenario" in head):
             raise ValueError(f"{where}: needs exactly one of the keys 'seed' and 'scenario'")
+        if version == 1:  # Kanaloa only; the deal was called "game"
+            game, deal = "kanaloa", head.get("game", 0)
+        else:
+            name, deal = head.get("game"), head.get("deal", 0)
+            if not isinstance(name, str):
+                raise ValueError(f"{where}: key 'game' must name a game, got {name!r}")
+            game = name
         try:
             rec = cls(
                 num_players=head["num_players"],
                 config=head["config"],
                 seed=head.get("seed"),
-                game=head.get("game", 0),
+                deal=deal,
                 scenario=head.get("scenario"),
+                game=game,
                 meta=head.get("meta", {}),
             )
-            rec.make_config()
+            cfg = rec.make_config()
         except (TypeError, ValueError) as e:
             raise ValueError(f"{where}: {e}") from None
         if rec.scenario is not None:
             try:
-                from_scenario(rec.scenario)
-            except (TypeError, ValueError) as e:
+                state = rec.rules.from_scenario(rec.scenario)
+            except (TypeError, ValueError, RecursionError) as e:
                 raise ValueError(f"{where}: bad 'scenario': {e}") from None
+            if state.config != cfg:
+                raise ValueError(
+                    f"{where}: the header's num_players and config "
+                    f"({rec.num_players}, {rec.config}) are not the scenario's "
+                    f"({rec.rules.num_players_of(state.config)}, "
+                    f"{rec.rules.config_overrides(state.config)})"
+                )
         return rec
 
 
@@ -264,8 +308,9 @@ def _parse_lines(lines: Iterable[str], source: str) -> list[GameRecord]:
         where = f"{source} line {lineno}"
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{where}: not valid JSON ({e.msg})") from None
+        except (json.JSONDecodeError, RecursionError) as e:
+            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+            raise ValueError(f"{where}: not valid JSON ({msg})") from None
         if not isinstance(obj, dict):
             raise ValueError(f"{where}: each line must be a JSON object")
         if "format" in obj:
@@ -285,20 +330,27 @@ def _parse_lines(lines: Iterable[str], source: str) -> list[GameRecord]:
             n, p, a = obj["step"], obj["player"], obj["action"]
         except KeyError as e:
             raise ValueError(f"{where}: decision line lacks key {e.args[0]!r}") from None
-        if any(isinstance(x, bool) or not isinstance(x, int) for x in (n, p, a)):
+        if any(not _is_int(x) for x in (n, p, a)):
             raise ValueError(f"{where}: 'step', 'player' and 'action' must be integers")
+        name = obj.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"{where}: 'name' must be a string")
         if n != len(rec.decisions):
             raise ValueError(f"{where}: expected step {len(rec.decisions)}, got step {n}")
-        if not 0 <= a < NUM_ACTIONS:
-            raise ValueError(f"{where}: action must be in 0..{NUM_ACTIONS - 1}, got {a}")
-        rec.decisions.append(Decision(n, p, a))
+        A = rec.rules.num_actions
+        if not 0 <= a < A:
+            raise ValueError(f"{where}: action must be in 0..{A - 1}, got {a}")
+        rec.decisions.append(Decision(n, p, a, name))
     return records
 
 
 def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     """Every game in a record file (JSON lines); `ValueError` naming the line if malformed."""
-    with open(path, encoding="utf-8") as f:
-        records = _parse_lines(f, str(path))
+    try:
+        with open(path, encoding="utf-8") as f:
+            records = _parse_lines(f, str(path))
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not a text (UTF-8) file: {e.reason}") from None
     if not records:
         raise ValueError(f"{path}: no game records in the file")
     return records
@@ -307,9 +359,10 @@ def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
 def load_record(path: str | os.PathLike[str], game: int = 0) -> GameRecord:
     """Game number `game` (from 0) of a record file."""
     records = load_records(path)
-    if not 0 <= game < len(records):
+    if not _is_int(game) or not 0 <= game < len(records):
         raise ValueError(
-            f"{path} holds {len(records)} game(s); game must be in 0..{len(records) - 1}"
+            f"{path} holds {len(records)} game(s); game must be in 0..{len(records) - 1}, "
+            f"got {game!r}"
         )
     return records[game]
 
@@ -319,20 +372,26 @@ def save_records(
 ) -> None:
     """Write games to one JSON-lines file (`append=True` adds to an existing file).
 
+    The file is replaced whole or not at all: a failure (a full disk, Ctrl-C, a record
+    JSON cannot write) leaves it as it was.
+
     Raises:
         TypeError: a record holds something JSON cannot write (e.g. a numpy number
-            in `meta`); the file is then left as it was.
+            in `meta`).
+        OSError: the file cannot be written.
     """
-    # Serialised first: a failure must not leave the file truncated or half written.
     text = "".join(rec.to_jsonl() for rec in records)
-    with open(path, "a" if append else "w", encoding="utf-8") as f:
-        f.write(text)
+    if append and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            text = f.read() + text
+    atomic_write_text(path, text)
 
 
-def _result(state: State) -> dict[str, Any] | None:
-    if not (state.terminated[0] or state.truncated[0]):
+def _result(state: GameState, steps: int) -> dict[str, Any] | None:
+    if not state.done[0]:
         return None
     return {
+        "steps": steps,
         "winner": None if state.winner[0] < 0 else int(state.winner[0]),
         "terminated": bool(state.terminated[0]),
         "truncated": bool(state.truncated[0]),
@@ -343,67 +402,79 @@ def _result(state: State) -> dict[str, Any] | None:
 class Recorder:
     """Plays one game and records it: `step(action)` advances `state` and logs the decision.
 
-    Start from a seed (`Recorder(config, seed=7)`, game 0 of `init(config, 1, 7)`,
-    or game `game` of that stream) or from a position (`Recorder(scenario=sc)`;
-    `Recorder.from_state(state, i)` dumps game `i` of a batch with its key).
+    Start from a seed (`Recorder(config, seed=7)`, game 0 of the stream 7, or game
+    `deal` of it) or from a position (`Recorder(scenario=sc, game="kahuna")`;
+    `Recorder.from_state(state, i)` dumps game `i` of a batch with its key). The game
+    is the config's (or `game`, default Kanaloa for a scenario).
     """
 
     def __init__(
         self,
-        config: Config | None = None,
+        config: Any = None,
         seed: int | None = None,
         *,
-        game: int = 0,
+        deal: int = 0,
         scenario: dict[str, Any] | None = None,
+        game: str | Game[Any, Any] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         if scenario is not None:
             if config is not None or seed is not None:
                 raise ValueError("Recorder: give either a scenario or (config, seed), not both")
-            self.state = from_scenario(scenario)
+            g = get_game(game)
+            self.state = g.from_scenario(scenario)
             cfg = self.state.config
         else:
             if config is None or seed is None:
                 raise ValueError("Recorder: needs a config and a seed, or a scenario")
-            if not isinstance(config, Config):
-                raise TypeError(f"config must be a Config, got {type(config).__name__}")
+            g = game_of_config(config) if game is None else get_game(game)
+            if not isinstance(config, g.config_class):
+                raise TypeError(f"config must be a {g.name} Config, got {type(config).__name__}")
             cfg = config
-            self.state = init(config, 1, seed=seed, first_game=game)
+            self.game = g
+            self.state = g.init_game(config, check_seed(seed), deal)
+        self.game = g
         self.record = GameRecord(
-            num_players=cfg.num_players,
-            config=cfg.overrides(),
+            num_players=g.num_players_of(cfg),
+            config=g.config_overrides(cfg),
             seed=seed,
-            game=game,
+            deal=deal,
             scenario=scenario,
+            game=g.name,
             meta=dict(meta or {}),
         )
-        self.record.result = _result(self.state)
+        self.record.result = _result(self.state, 0)
 
     @classmethod
-    def from_state(cls, state: State, i: int = 0, meta: dict[str, Any] | None = None) -> Recorder:
-        """Record game `i` of `state` from its current position (deal key included)."""
-        return cls(scenario=to_scenario(state, i, include_key=True), meta=meta)
+    def from_state(
+        cls, state: GameState, i: int = 0, meta: dict[str, Any] | None = None
+    ) -> Recorder:
+        """Record game `i` of `state` from its current position (random key included)."""
+        from ..games import game_of_state
+
+        g = game_of_state(state)
+        return cls(scenario=g.to_scenario(state, i, include_key=True), game=g, meta=meta)
 
     @property
     def done(self) -> bool:
-        return bool(self.state.terminated[0] or self.state.truncated[0])
+        return bool(self.state.done[0])
 
-    def step(self, action: int) -> State:
+    def step(self, action: int) -> GameState:
         """Apply `action` for the player to act and record it; returns the new state.
 
         Raises:
             ValueError: the game is over or the action is illegal (nothing recorded).
+            TypeError: the action is not an int.
         """
         if self.done:
             raise ValueError("Recorder.step: the game is over")
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+        A = self.game.num_actions
+        if not _is_int(action):
+            raise TypeError(f"action must be an int in 0..{A - 1}, got {action!r}")
         player = int(self.state.current_player[0])
-        self.state = step(self.state, np.array([action], dtype=np.int64))
+        self.state = self.game.step(self.state, np.array([action], dtype=np.int64))
         self.record.decisions.append(Decision(len(self.record.decisions), player, int(action)))
-        self.record.result = _result(self.state)
-        if self.record.result is not None:
-            self.record.result["steps"] = len(self.record.decisions)
+        self.record.result = _result(self.state, len(self.record.decisions))
         return self.state
 
 
@@ -412,21 +483,23 @@ class ReplayStep:
     """One replayed decision with the states around it (both batch 1, not shared)."""
 
     decision: Decision
-    before: State
-    after: State
+    before: GameState
+    after: GameState
 
 
 def replay(record: GameRecord) -> Iterator[ReplayStep]:
-    """Replay a record decision by decision.
+    """Replay a record decision by decision, checking everything it states.
 
     Yields:
         a `ReplayStep` per decision.
 
     Raises:
         ReplayError: naming the step where the record leaves the game: the game is
-            over, another player is to act, the action is illegal, or the result
-            line disagrees with the replayed end.
+            over, another player is to act, the action is illegal, a decision's name
+            is not its action's, or the result line disagrees with the replayed end
+            (winner, end flags, rewards, steps).
     """
+    g = record.rules
     try:
         state = record.start_state()
     except (TypeError, ValueError) as e:
@@ -434,38 +507,44 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
     for n, d in enumerate(record.decisions):
         if d.step != n:
             raise ReplayError(n, f"step numbers must run 0, 1, 2, ...; found {d.step}")
-        if state.terminated[0] or state.truncated[0]:
+        if state.done[0]:
             raise ReplayError(n, "the game is already over, yet the record goes on")
         to_act = int(state.current_player[0])
         if d.player != to_act:
             raise ReplayError(
                 n, f"the record says player {d.player} acts, but player {to_act} is to act"
             )
-        if not 0 <= d.action < NUM_ACTIONS or not state.legal[0, d.action]:
-            phase = Phase(int(state.phase[0])).name.lower()
-            what = action_name(d.action) if 0 <= d.action < NUM_ACTIONS else "out of range"
+        if not 0 <= d.action < g.num_actions or not state.legal[0, d.action]:
+            what = g.action_name(d.action) if 0 <= d.action < g.num_actions else "out of range"
+            raise ReplayError(n, f"action {d.action} ({what}) is illegal for player {to_act}")
+        if d.name is not None and d.name != g.action_name(d.action):
             raise ReplayError(
-                n, f"action {d.action} ({what}) is illegal for player {to_act} in phase {phase}"
+                n,
+                f"the record names action {d.action} {d.name!r}, but it is "
+                f"{g.action_name(d.action)!r}",
             )
-        after = step(state, np.array([d.action], dtype=np.int64))
+        after = g.step(state, np.array([d.action], dtype=np.int64))
         yield ReplayStep(d, state, after)
         state = after
     if record.result is not None:
-        got = _result(state)
+        got = _result(state, len(record.decisions))
         if got is None:
             raise ReplayError(
                 len(record.decisions), "the record has a result line but the game is not over"
             )
-        for key in ("winner", "terminated", "truncated"):
-            if key in record.result and record.result[key] != got[key]:
+        unknown = sorted(set(record.result) - set(got))
+        if unknown:
+            raise ReplayError(len(record.decisions), f"unknown result keys {unknown}")
+        for key, value in got.items():
+            if key in record.result and record.result[key] != value:
                 raise ReplayError(
                     len(record.decisions),
                     f"result {key!r} is {record.result[key]!r} in the record, "
-                    f"{got[key]!r} in the replay",
+                    f"{value!r} in the replay",
                 )
 
 
-def replay_states(record: GameRecord) -> list[State]:
+def replay_states(record: GameRecord) -> list[GameState]:
     """Every position of a record: the start and the state after each decision."""
     states = [record.start_state()]
     for r in replay(record):
@@ -475,12 +554,13 @@ def replay_states(record: GameRecord) -> list[State]:
 
 def write_records(
     path: str | os.PathLike[str],
-    config: Config,
+    config: Any,
     seeds: int | Sequence[int],
     actions_per_game: Sequence[Sequence[int] | np.ndarray],
     games: Sequence[int] | None = None,
     meta: dict[str, Any] | Sequence[dict[str, Any]] | None = None,
     append: bool = False,
+    game: str | Game[Any, Any] | None = None,
 ) -> list[GameRecord]:
     """Save games known by their seeds and actions (the hook for tournaments).
 
@@ -488,15 +568,16 @@ def write_records(
     and proves that the record is sound.
 
     Args:
-        path: the JSON-lines file to write.
-        config: the config of every game.
+        path: the JSON-lines file to write (whole or not at all).
+        config: the config of every game (a `Config` of the game).
         seeds: one seed per game (0..2**64-1); or one int: then the games are games 0..n-1 of
             `init(config, n, seeds)` (a batch), unless `games` says otherwise.
         actions_per_game: per game, its actions in order (ints; a numpy row works).
-        games: per game, its index in its seed's stream (`init(..., first_game=)`);
-            default 0 per game for a list of seeds, 0..n-1 for a single seed.
+        games: per game, its index (deal) in its seed's stream; default 0 per game for
+            a list of seeds, 0..n-1 for a single seed.
         meta: one dict for all games or one per game (e.g. the seats' bot names).
-        append: add to the file instead of overwriting it.
+        append: add to the file instead of replacing it.
+        game: the game (default: the config's).
 
     Returns:
         The records written.
@@ -509,6 +590,7 @@ def write_records(
         ValueError: the lengths of `seeds`, `games`, `meta` and `actions_per_game`
             differ, or a seed or game index is out of range (0..2**64-1).
     """
+    g = game_of_config(config) if game is None else get_game(game)
     n = len(actions_per_game)
     if _is_int(seeds):
         seed_list = [int(seeds)] * n
@@ -525,39 +607,39 @@ def write_records(
     if len(metas) != n:
         raise ValueError(f"write_records: {n} games but {len(metas)} meta dicts")
     records = []
-    for g, (seed, idx, actions, m) in enumerate(
+    for k, (seed, idx, actions, m) in enumerate(
         zip(seed_list, game_list, actions_per_game, metas, strict=True)
     ):
         try:
-            rec = GameRecord(config.num_players, config.overrides(), seed=seed, game=idx, meta=m)
+            rec = GameRecord(
+                g.num_players_of(config),
+                g.config_overrides(config),
+                seed=seed,
+                deal=idx,
+                game=g.name,
+                meta=m,
+            )
         except (TypeError, ValueError) as e:
-            raise type(e)(f"write_records: game {g}: {e}") from None
+            raise type(e)(f"write_records: game {k}: {e}") from None
         state = rec.start_state()
-        for k, a in enumerate(actions):
+        for j, a in enumerate(actions):
             # As in `Recorder.step`: int(2.7) would quietly record another game.
             if not _is_int(a):
                 raise TypeError(
-                    f"write_records: game {g}: action {k} must be an int in "
-                    f"0..{NUM_ACTIONS - 1}, got {a!r}"
+                    f"write_records: game {k}: action {j} must be an int in "
+                    f"0..{g.num_actions - 1}, got {a!r}"
                 )
             a = int(a)
-            if state.terminated[0] or state.truncated[0]:
-                raise ReplayError(len(rec.decisions), f"game {g}: actions go on after the end")
-            if not 0 <= a < NUM_ACTIONS or not state.legal[0, a]:
-                raise ReplayError(len(rec.decisions), f"game {g}: action {a} is illegal")
+            if state.done[0]:
+                raise ReplayError(len(rec.decisions), f"game {k}: actions go on after the end")
+            if not 0 <= a < g.num_actions or not state.legal[0, a]:
+                raise ReplayError(len(rec.decisions), f"game {k}: action {a} is illegal")
             rec.decisions.append(Decision(len(rec.decisions), int(state.current_player[0]), a))
-            state = step(state, np.array([a], dtype=np.int64))
-        rec.result = _result(state)
-        if rec.result is not None:
-            rec.result["steps"] = len(rec.decisions)
+            state = g.step(state, np.array([a], dtype=np.int64))
+        rec.result = _result(state, len(rec.decisions))
         records.append(rec)
     save_records(path, records, append=append)
     return records
-
-
-def _is_int(x: object) -> TypeGuard[int | np.integer]:
-    """A Python or numpy integer, not a bool."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def _int_list(values: object, what: str, allowed: str = "a sequence of ints") -> list[int]:
@@ -585,187 +667,65 @@ def _int_list(values: object, what: str, allowed: str = "a sequence of ints") ->
 # ---- bots and readable accounts ---------------------------------------------------------
 
 
-def bot_action(bot: Any, state: State, rng: np.random.Generator, i: int = 0) -> int:
-    """The action `bot` takes in game `i` of `state` (the bot protocol of `kanaloa_env.bots`).
+def bot_action(bot: Any, state: GameState, rng: np.random.Generator, i: int = 0) -> int:
+    """The action `bot` takes in game `i` of `state`, checked (`kanaloa_env.bots.bot_actions`).
 
-    Bots with `uses_state = True` also get `view` (what the player may know) and `seats`.
+    Raises:
+        ValueError: game `i` is over, or the bot returned an illegal action.
     """
-    from .bots import public_view
+    from ..games import game_of_state
 
-    sub = state.take([i])
-    seat = sub.current_player.astype(np.int64)
-    if seat[0] < 0:
+    g = game_of_state(state)
+    if state.current_player[i] < 0:
         raise ValueError(f"game {i} is over: nobody is to act")
-    kwargs: dict[str, Any] = {}
-    if getattr(bot, "uses_state", False):
-        kwargs = {"view": public_view(sub, seat), "seats": seat}
-    out = np.asarray(bot.act(observe(sub), legal_action_mask(sub), rng, **kwargs))
-    return int(out.reshape(-1)[0])
+    return int(bot_actions(bot, g, state, rng, rows=np.array([i]))[0])
 
 
 def record_bot_game(
-    config: Config,
+    config: Any,
     bots: Sequence[Any],
     seed: int = 0,
     rng: np.random.Generator | int | None = None,
     *,
-    game: int = 0,
+    deal: int = 0,
     max_steps: int = 100_000,
 ) -> GameRecord:
-    """Play game `game` of the stream `seed` with one bot per seat and return its record.
+    """Play game `deal` of the stream `seed` with one bot per seat and return its record.
 
     Args:
-        config: the rules.
-        bots: `config.num_players` bots, seat order.
+        config: the rules (a `Config` of the game to play).
+        bots: one bot per seat, seat order.
         seed: the deal stream.
         rng: the bots' random generator (or a seed for one; default `seed`).
-        max_steps: a safety stop; `Config.max_rounds` ends every game well before.
+        max_steps: a safety stop; every game of the package ends well before.
     """
-    if len(bots) != config.num_players:
-        raise ValueError(f"need {config.num_players} bots (one per seat), got {len(bots)}")
+    g = game_of_config(config)
+    P = g.num_players_of(config)
+    if len(bots) != P:
+        raise ValueError(f"need {P} bots (one per seat), got {len(bots)}")
     gen = (
         rng
         if isinstance(rng, np.random.Generator)
         else np.random.default_rng(seed if rng is None else rng)
     )
     names = [getattr(b, "name", type(b).__name__) for b in bots]
-    rec = Recorder(config, seed, game=game, meta={"players": names})
+    rec = Recorder(config, seed, deal=deal, meta={"players": names})
     while not rec.done and len(rec.record.decisions) < max_steps:
         p = int(rec.state.current_player[0])
         rec.step(bot_action(bots[p], rec.state, gen))
     return rec.record
 
 
-def ocean_card_ahead(state: State, action: int, i: int = 0) -> tuple[int, int]:
-    """(slot, deck card id) of the ocean card a removal `action` (50..61) names in game `i`."""
-    k = int(action) - REMOVE_BASE
-    if not 0 <= k < NUM_ACTIONS - REMOVE_BASE:
-        raise ValueError(f"a removal action is in {REMOVE_BASE}..{ANNOUNCE - 1}, got {action}")
-    idx = np.array([i])
-    seat = state.current_player[idx].astype(np.intp)
-    slot = int(slot_ahead(state, idx, seat, np.array([k]))[0])
-    return slot, int(state.route[i, 2 * slot]) // 2
-
-
-def _card_colors(state: State, slot: int, i: int) -> str:
-    codes = state.route[i, 2 * slot : 2 * slot + 2]
-    deck = state.config.deck
-    return "/".join(SUIT_NAMES[deck.color[c]] + ("*" if deck.dolphin[c] else "") for c in codes)
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def describe_action(state: State, action: int, i: int = 0) -> str:
-    """What `action` means for the player to act in game `i`, in words.
-
-    Removal actions name the ocean card (its id and field colours, `*` = dolphin).
-    """
-    a = int(action)
-    if REMOVE_BASE <= a < ANNOUNCE:
-        slot, cid = ocean_card_ahead(state, a, i)
-        k = a - REMOVE_BASE
-        where = "the next card ahead" if k == 0 else f"the {_ordinal(k + 1)} card ahead"
-        return f"remove ocean card {cid} ({_card_colors(state, slot, i)}), {where}"
-    return action_name(a)
-
-
-def _who(p: int, names: Sequence[str] | None) -> str:
-    return names[p] if names is not None else f"player {p}"
-
-
 def describe_step(
-    before: State,
+    before: GameState,
     action: int,
-    after: State,
+    after: GameState,
     i: int = 0,
     names: Sequence[str] | None = None,
 ) -> list[str]:
-    """Sentences telling what one decision in game `i` did.
+    """Sentences telling what one decision in game `i` did (the game's `describe_step`)."""
+    from ..games import game_of_state
 
-    The decision itself, a finished trick and its winner, every boat move (with the
-    fields sailed and where it ends), removed ocean cards, a dolphin decision that
-    is now due, a new round and its trump, and the end of the game.
-
-    Args:
-        before, after: the states around the decision (`after = step(before, ...)`).
-        action: the action taken by `before.current_player[i]`.
-        names: optional display names per seat (default `"player p"`).
-    """
-    P = before.num_players
-    a = int(action)
-    p = int(before.current_player[i])
-    phase = int(before.phase[i])
-    out: list[str] = []
-    if phase == Phase.PLAY:
-        out.append(f"{_who(p, names)} plays {CARD_NAMES[a]}")
-    elif phase in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
-        what = describe_action(before, a, i).replace("remove", "removes", 1)
-        left = int(after.present[i].sum())
-        out.append(f"{_who(p, names)} {what}; {left} ocean cards remain")
-    elif phase == Phase.ANNOUNCE:
-        out.append(
-            f"{_who(p, names)} " + ("announces no tricks" if a == ANNOUNCE else "does not announce")
-        )
-    elif phase == Phase.DOLPHIN:
-        out.append(
-            f"{_who(p, names)} "
-            + ("takes the dolphin move" if a == DOLPHIN_TAKE else "declines the dolphin move")
-        )
-
-    # A trick is complete once every player has played to it; an octopus played
-    # last keeps it open until its removal (R4.4).
-    tn = int(before.trick_number[i])
-    cards = [int(c) for c in before.history[i, tn * P : int(before.num_played[i])]]
-    if phase == Phase.PLAY:
-        cards.append(a)
-    waits = phase == Phase.PLAY and after.phase[i] == Phase.REMOVE_OCTOPUS
-    if phase in (Phase.PLAY, Phase.REMOVE_OCTOPUS) and len(cards) == P and not waits:
-        w = int(after.leader[i])  # the engine makes the trick's winner the next leader (R3.3)
-        out.append(
-            f"{_who(w, names)} wins the trick ({', '.join(CARD_NAMES[c] for c in cards)}; "
-            f"trump {SUIT_NAMES[int(before.trump[i])]})"
-        )
-        if before.announced[i, w] == 1 and not before.config.announced_boat_moves:
-            out.append(f"{_who(w, names)} announced no tricks: the boat stays (R7.4)")
-
-    pres = np.repeat(after.present[i], 2)
-    F = len(pres)
-    deck = before.config.deck
-    for q in range(P):
-        f0, f1 = int(before.boat_field[i, q]), int(after.boat_field[i, q])
-        if f0 == f1 and after.progress[i, q] <= before.progress[i, q]:
-            continue
-        # Fields sailed on the route after the step (a removal in the same step
-        # happens before any move; R9.1).
-        dist = (f1 - f0) % F or F
-        sailed = int(pres[(f0 + 1 + np.arange(dist)) % F].sum())
-        code = after.route[i, f1]
-        where = SUIT_NAMES[deck.color[code]] + (" dolphin" if deck.dolphin[code] else "")
-        out.append(
-            f"{_who(q, names)} sails {sailed} field{'s' if sailed != 1 else ''} to a {where} field"
-        )
-
-    if after.terminated[i] and not before.terminated[i]:
-        out.append(f"{_who(int(after.winner[i]), names)} laps the last boat and wins the game!")
-    elif after.truncated[i] and not before.truncated[i]:
-        out.append(f"the game stops after {int(after.round[i])} rounds (max_rounds, R9.4)")
-    elif after.round[i] != before.round[i]:
-        out.append(
-            f"round {int(after.round[i])} starts: {_who(int(after.starting_player[i]), names)} "
-            f"leads, trump is {SUIT_NAMES[int(after.trump[i])]}"
-        )
-    elif after.trump[i] != before.trump[i]:
-        out.append(f"trump is now {SUIT_NAMES[int(after.trump[i])]}")
-    if after.phase[i] == Phase.DOLPHIN:
-        out.append(f"{_who(int(after.current_player[i]), names)} may take a dolphin move")
-    if after.phase[i] == Phase.REMOVE_ROUND_END and before.phase[i] != Phase.REMOVE_ROUND_END:
-        out.append(
-            f"round {int(after.round[i])} is over: {_who(int(after.current_player[i]), names)} "
-            "removes an ocean card (R7.1)"
-        )
-    if phase == Phase.PLAY and a == OCTOPUS and after.phase[i] == Phase.REMOVE_OCTOPUS:
-        out.append(f"{_who(p, names)} must remove an ocean card (R4.4)")
-    return out
+    return game_of_state(before).describe_step(
+        before, action, after, i, None if names is None else list(names)
+    )

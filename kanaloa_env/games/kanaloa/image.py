@@ -12,7 +12,7 @@ read from disk. The state is not modified.
 
 ```python
 from kanaloa_env.core import Config, init
-from kanaloa_env.render.image import render_rgb, render_image
+from kanaloa_env.games.kanaloa.image import render_rgb, render_image
 img = render_rgb(init(Config(), 1, seed=0))      # (840, 1200, 3) uint8
 render_image(state).save("table.png")            # the same as a PIL image
 ```
@@ -21,14 +21,12 @@ render_image(state).save("table.png")            # the same as a PIL image
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
-from ..core.kanaloa.constants import (
+from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
     CARD_SUIT,
@@ -40,8 +38,8 @@ from ..core.kanaloa.constants import (
     TRICKS_PER_ROUND,
     Phase,
 )
-from ..core.kanaloa.state import State
-from . import SCALE_RANGE
+from ...core.kanaloa.state import State
+from ...render.canvas import Canvas
 
 __all__ = [
     "HEIGHT",
@@ -50,7 +48,6 @@ __all__ = [
     "WIDTH",
     "render_image",
     "render_rgb",
-    "save_gif",
 ]
 
 WIDTH, HEIGHT = 1200, 840
@@ -88,82 +85,8 @@ _CARD_W, _CARD_H = 62, 90
 _GLYPH_SHIFT, _BOAT_SHIFT = 20, -16  # px along the ring from a field's centre
 
 
-@lru_cache(maxsize=32)
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    """Pillow's built-in font at `size` px (a bitmap font on Pillow < 10.1)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has no sizes for the default font
-        return ImageFont.load_default()
-
-
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, anchor: str) -> tuple[tuple[int, int], Image.Image]:
-    """The text's coverage mask and its offset from the anchor point (cached: most labels
-    repeat from frame to frame, and rasterising text is the slowest part of a picture)."""
-    font = _font(size)
-    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
-    return (left, top), mask
-
-
-class _Canvas:
-    """An ImageDraw at `scale` times the output size (drawn large, then shrunk: smooth edges)."""
-
-    def __init__(self, scale: int) -> None:
-        self.s = scale
-        self.img = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), _SEA)
-        self.d = ImageDraw.Draw(self.img)
-        self.texts: list[tuple] = []
-
-    def pts(self, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        return [(x * self.s, y * self.s) for x, y in points]
-
-    def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, ...]:
-        return (x0 * self.s, y0 * self.s, x1 * self.s, y1 * self.s)
-
-    def polygon(self, points: list[tuple[float, float]], fill=None, outline=None, width=1) -> None:
-        pts = self.pts(points)
-        w = max(1, round(width * self.s))
-        if outline is None or w == 1:
-            self.d.polygon(pts, fill=fill, outline=outline)
-            return
-        # Pillow draws a wide polygon outline through a mask of the whole canvas; a
-        # closed wide line looks the same and is many times faster.
-        if fill is not None:
-            self.d.polygon(pts, fill=fill)
-        self.d.line(pts + pts[:1], fill=outline, width=w, joint="curve")
-
-    def line(self, points: list[tuple[float, float]], fill, width: float = 1) -> None:
-        self.d.line(self.pts(points), fill=fill, width=max(1, round(width * self.s)), joint="curve")
-
-    def rect(self, x0, y0, x1, y1, fill=None, outline=None, width=1, radius=0) -> None:
-        self.d.rounded_rectangle(
-            self.box(x0, y0, x1, y1),
-            radius=radius * self.s,
-            fill=fill,
-            outline=outline,
-            width=max(1, width * self.s),
-        )
-
-    def ellipse(self, x0, y0, x1, y1, fill=None, outline=None, width=1) -> None:
-        self.d.ellipse(self.box(x0, y0, x1, y1), fill=fill, outline=outline, width=width * self.s)
-
-    def text(self, xy, text: str, size: int, fill=_TEXT, anchor: str = "la") -> None:
-        # Text is drawn last, at the output size: the font is anti-aliased already, and
-        # rendering it supersampled would cost more than all the shapes.
-        self.texts.append((xy, text, size, fill, anchor))
-
-    def text_width(self, text: str, size: int) -> float:
-        return self.d.textlength(text, font=_font(size))
-
-    def result(self) -> Image.Image:
-        img = self.img if self.s == 1 else self.img.reduce(self.s)  # box filter
-        for (x, y), text, size, fill, anchor in self.texts:
-            (left, top), mask = _text_mask(text, size, anchor)
-            img.paste(fill, (round(x) + left, round(y) + top), mask)
-        return img
+def _canvas(scale: int) -> Canvas:
+    return Canvas(WIDTH, HEIGHT, _SEA, scale, _TEXT)
 
 
 # ---- the oval route ---------------------------------------------------------------
@@ -226,7 +149,7 @@ def _perimeter() -> float:
     return float(np.hypot(np.diff(x), np.diff(y)).sum())
 
 
-def _dolphin(c: _Canvas, x: float, y: float, size: float, fill=(255, 255, 255)) -> None:
+def _dolphin(c: Canvas, x: float, y: float, size: float, fill=(255, 255, 255)) -> None:
     """A leaping dolphin (side view) centred on (x, y), `size` px long."""
     k = size / 2
     body = [
@@ -237,7 +160,7 @@ def _dolphin(c: _Canvas, x: float, y: float, size: float, fill=(255, 255, 255)) 
     c.polygon([(x + k * px, y + k * py) for px, py in body], fill=fill, outline=(20, 30, 40))
 
 
-def _waves(c: _Canvas, x: float, y: float, size: float) -> None:
+def _waves(c: Canvas, x: float, y: float, size: float) -> None:
     """Three wave lines: the start field (R1.3, 'waves')."""
     k = size / 2
     for dy in (-0.4, 0.0, 0.4):
@@ -248,7 +171,7 @@ def _waves(c: _Canvas, x: float, y: float, size: float) -> None:
         c.line(pts, fill=(255, 255, 255), width=2)
 
 
-def _boat(c: _Canvas, x: float, y: float, seat: int, size: float = 40, ring=None) -> None:
+def _boat(c: Canvas, x: float, y: float, seat: int, size: float = 40, ring=None) -> None:
     """A boat centred on (x, y) in the seat's colour, the seat number on its hull.
 
     `ring` draws a halo of that colour (the player to act).
@@ -273,7 +196,7 @@ def _boat(c: _Canvas, x: float, y: float, seat: int, size: float = 40, ring=None
     c.text((x, y + 0.45 * k), str(seat), int(size * 0.46), fill=text_fill, anchor="mm")
 
 
-def _draw_route(c: _Canvas, state: State, g: int, removable: set[int]) -> None:
+def _draw_route(c: Canvas, state: State, g: int, removable: set[int]) -> None:
     cfg = state.config
     deck = cfg.deck
     N = cfg.route_cards
@@ -322,7 +245,7 @@ def _draw_route(c: _Canvas, state: State, g: int, removable: set[int]) -> None:
                fill=_GOLD if highlight else _DIM_TEXT, anchor="mm")  # fmt: skip
 
 
-def _draw_boats(c: _Canvas, state: State, g: int) -> None:
+def _draw_boats(c: Canvas, state: State, g: int) -> None:
     P = state.num_players
     N = state.config.route_cards
     geo = _slot_geometry(N)
@@ -358,9 +281,7 @@ def _draw_boats(c: _Canvas, state: State, g: int) -> None:
 # ---- cards ------------------------------------------------------------------------
 
 
-def _card(
-    c: _Canvas, x: float, y: float, card: int, w: float = _CARD_W, h: float = _CARD_H
-) -> None:
+def _card(c: Canvas, x: float, y: float, card: int, w: float = _CARD_W, h: float = _CARD_H) -> None:
     """A play card with its top-left corner at (x, y)."""
     if card < NUM_TIKI:
         fill = SUIT_COLORS[int(CARD_SUIT[card])]
@@ -417,7 +338,7 @@ _PHASE_TEXT = {
 }
 
 
-def _badge(c: _Canvas, x: float, y: float, title: str, suit: int, outline) -> None:
+def _badge(c: Canvas, x: float, y: float, title: str, suit: int, outline) -> None:
     """A suit badge centred on (x, y): a title over the suit's name, in its colour."""
     c.rect(
         x - 62, y - 22, x + 62, y + 22, fill=SUIT_COLORS[suit], outline=outline, width=3, radius=10
@@ -426,7 +347,7 @@ def _badge(c: _Canvas, x: float, y: float, title: str, suit: int, outline) -> No
     c.text((x, y + 8), SUIT_NAMES[suit], 17, anchor="mm")
 
 
-def _draw_center(c: _Canvas, state: State, g: int) -> None:
+def _draw_center(c: Canvas, state: State, g: int) -> None:
     P = state.num_players
     phase = Phase(int(state.phase[g]))
     c.ellipse(_CX - 380, _CY - 175, _CX + 380, _CY + 175, fill=_LAGOON)
@@ -491,7 +412,7 @@ def _draw_center(c: _Canvas, state: State, g: int) -> None:
             _card(c, x + lw + 8 + j * 34, _CY + 117, card, 30, 40)
 
 
-def _draw_game_over(c: _Canvas, state: State, g: int) -> None:
+def _draw_game_over(c: Canvas, state: State, g: int) -> None:
     if state.terminated[g]:
         w = int(state.winner[g])
         msg = f"Player {w} laps the last boat and wins!"
@@ -502,7 +423,7 @@ def _draw_game_over(c: _Canvas, state: State, g: int) -> None:
     c.text((_CX, _CY + 65), msg, 22, fill=(20, 20, 20), anchor="mm")
 
 
-def _draw_scoreboard(c: _Canvas, state: State, g: int, x0: float, y0: float) -> None:
+def _draw_scoreboard(c: Canvas, state: State, g: int, x0: float, y0: float) -> None:
     P = state.num_players
     prog = state.progress[g].astype(np.int64)
     last = int(prog.min())
@@ -529,7 +450,7 @@ def _draw_scoreboard(c: _Canvas, state: State, g: int, x0: float, y0: float) -> 
             c.text((cols[3] + 62, y + 7), "lead", 12, fill=_GOLD, anchor="lm")
 
 
-def _draw_hand(c: _Canvas, state: State, g: int, seat: int | None, y0: float, width: float) -> None:
+def _draw_hand(c: Canvas, state: State, g: int, seat: int | None, y0: float, width: float) -> None:
     c.rect(14, y0, width, HEIGHT - 14, fill=_PANEL, radius=12)
     if seat is None:
         P = state.num_players
@@ -632,12 +553,12 @@ def render_image(
     shown = seat if seat is not None else (to_act if to_act >= 0 else None)
     removable: set[int] = set()  # slots the player to act may remove now (gold)
     if state.phase[g] in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
-        from ..records import ocean_card_ahead  # the same action -> card map as the text views
+        from .describe import ocean_card_ahead  # the same action -> card map as the text views
 
         for a in np.flatnonzero(state.legal[g, REMOVE_BASE:ANNOUNCE]) + REMOVE_BASE:
             slot, _ = ocean_card_ahead(state, int(a), g)
             removable.add(slot)
-    c = _Canvas(supersample)
+    c = _canvas(supersample)
     _draw_center(c, state, g)
     _draw_route(c, state, g, removable)
     _draw_boats(c, state, g)
@@ -657,52 +578,3 @@ def render_rgb(state: State, game: int = 0, seat: int | None = None) -> np.ndarr
     What `render_mode="rgb_array"` returns. See `render_image` for the arguments.
     """
     return np.asarray(render_image(state, game, seat), dtype=np.uint8)
-
-
-def save_gif(
-    states: Sequence[State],
-    path: str | os.PathLike[str],
-    game: int = 0,
-    seat: int | None = None,
-    *,
-    frame_ms: int = 700,
-    last_ms: int = 4000,
-    scale: float = 1.0,
-    supersample: int = 2,
-) -> int:
-    """Write an animated GIF with one frame per state (e.g. every position of a game).
-
-    Args:
-        states: the positions, in order.
-        path: the .gif file to write.
-        game, seat: as for `render_image`.
-        frame_ms: how long each frame shows; `last_ms` for the last one.
-        scale: resize the frames by this factor (0.5 gives a file about a third as big).
-        supersample: as for `render_image` (1 is about twice as fast).
-
-    Returns:
-        The number of frames written.
-    """
-    if not states:
-        raise ValueError("save_gif needs at least one state")
-    lo, hi = SCALE_RANGE
-    if not lo <= scale <= hi:
-        raise ValueError(f"scale must be in {lo}..{hi}, got {scale}")
-    size = (round(WIDTH * scale), round(HEIGHT * scale))
-    frames = []
-    for s in states:
-        img = render_image(s, game, seat, supersample=supersample)
-        frames.append(img if scale == 1.0 else img.resize(size, Image.Resampling.LANCZOS))
-    # One palette for the whole animation, from a few frames spread over the game
-    # (adaptive per-frame palettes cost more and flicker).
-    picks = [frames[k] for k in np.linspace(0, len(frames) - 1, min(4, len(frames))).astype(int)]
-    sheet = Image.new("RGB", (size[0], size[1] * len(picks)))
-    for k, f in enumerate(picks):
-        sheet.paste(f, (0, k * size[1]))
-    palette = sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
-    quant = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    durations = [frame_ms] * (len(quant) - 1) + [last_ms]
-    quant[0].save(
-        path, save_all=True, append_images=quant[1:], duration=durations, loop=0, optimize=False
-    )
-    return len(quant)

@@ -1,8 +1,9 @@
 """Batched evaluation: a policy's win rate against bots, with a Wilson 95% interval.
 
 ```python
-from kanaloa_env.wrappers import evaluate
+from kanaloa_env.evaluation import evaluate
 res = evaluate(model, opponents="random", num_games=2000, num_players=4, seed=1)
+res = evaluate(model, opponents="heuristic", game="kahuna", num_games=2000)
 print(res)   # win rate 47.3% (95% CI 45.1-49.5%) over 2000 games ...
 ```
 
@@ -14,17 +15,18 @@ over the seats.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..bots.base import public_view
-from ..core import Config
-from ..stats import wilson_interval
-from .vector import OpponentSpec, VectorDriver, resolve_bot
+from ..bots.call import bot_actions
+from ..bots.registry import make_bot
+from ..core.batch import check_positive_int
+from ..games.protocol import Game
+from ..wrappers.vector import OpponentSpec, VectorDriver
+from .stats import wilson_interval
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ class EvalResult:
     Attributes:
         games: games played to the end.
         wins: games the evaluated policy won.
-        truncated: games stopped at `max_rounds` (R9.4; nobody won).
+        truncated: games cut short by the rules' limit (Kanaloa `max_rounds`, R9.4;
+            nobody won).
         win_rate: wins / games.
         ci_low, ci_high: Wilson 95% interval of the win rate.
         mean_return: mean learner return per game.
@@ -60,48 +63,28 @@ class EvalResult:
         )
 
 
-def as_bot(policy: Any, deterministic: bool = True) -> Any:
-    """A bot from a bot, a bot name or model path, a callable `act(obs, masks, rng)`, or an
-    SB3 model/policy."""
-    if callable(getattr(policy, "act", None)):
-        return policy
-    if isinstance(policy, (str, os.PathLike)):
-        return resolve_bot(policy)
-    if hasattr(policy, "get_distribution") or hasattr(
-        getattr(policy, "policy", None), "get_distribution"
-    ):
-        from ..bots.model import MaskablePPOBot
-
-        return MaskablePPOBot(policy, deterministic=deterministic)
-    if callable(policy):
-        from ..bots.model import CallableBot
-
-        return CallableBot(policy)
-    raise TypeError(
-        "policy must be a bot, a callable act(obs, masks, rng) or a stable-baselines3 model, "
-        f"got {type(policy).__name__}"
-    )
-
-
 def evaluate(
     policy: Any,
     opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
     num_games: int = 1000,
     num_players: int | None = None,
-    config: Config | Mapping[str, Any] | None = None,
+    config: Any = None,
     seed: int = 0,
     batch_size: int | None = None,
     deterministic: bool = True,
     opponent_sampling: str = "seat",
+    game: str | Game | None = None,
+    **options: Any,
 ) -> EvalResult:
     """Play `num_games` games of `policy` (one seat) against `opponents`, in batches.
 
     Args:
-        policy: a bot, a callable `act(obs, masks, rng)`, or an SB3 model/policy
+        policy: anything `kanaloa_env.bots.make_bot` takes: a bot, a bot name, a
+            model path, a callable `act(obs, masks, rng)`, or an SB3 model/policy
             (played greedily unless `deterministic=False`).
         opponents: the other seats (see `VectorDriver`).
         num_games: games to play (>= 1).
-        num_players, config: the table (see `VectorDriver`).
+        num_players, config, game, **options: the table (see `VectorDriver`).
         seed: seeds the deals, seats and every bot's sampling.
         batch_size: games played at once (default: all, at most 1024). Large
             batches are fastest even though finished slots keep playing uncounted
@@ -113,45 +96,35 @@ def evaluate(
     Returns:
         An `EvalResult`.
     """
-    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
-        raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
-    if batch_size is None:
-        batch_size = min(1024, int(num_games))
-    if (
-        isinstance(batch_size, bool)
-        or not isinstance(batch_size, (int, np.integer))
-        or batch_size < 1
-    ):
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-    bot = as_bot(policy, deterministic)
-    uses_state = bool(getattr(bot, "uses_state", False))
+    num_games = check_positive_int(num_games, "num_games")
+    batch_size = min(1024, num_games) if batch_size is None else batch_size
+    batch_size = check_positive_int(batch_size, "batch_size")
     rng = np.random.default_rng([int(seed), 1])  # the policy's own sampling stream
-    n = min(int(num_games), int(batch_size))
+    n = min(num_games, batch_size)
     # Slot i counts its first quota[i] games (SB3's evaluate_policy split): every game
     # started in a slot is counted whatever its length, so short games are not favoured.
-    quota = (int(num_games) + np.arange(n)) // n
+    quota = (num_games + np.arange(n)) // n
     driver = VectorDriver(
         n,
         config,
+        game=game,
         num_players=num_players,
         opponents=opponents,
         opponent_sampling=opponent_sampling,
         seed=seed,
         autoreset=True,
         illegal_action="raise",
+        **options,
     )
+    bot = make_bot(policy, driver.game, deterministic=deterministic)
     done = np.zeros(n, dtype=np.int64)
     wins = truncated = 0
     returns: list[np.ndarray] = []
     lengths: list[np.ndarray] = []
     obs = driver.reset()
     while (done < quota).any():
-        masks = driver.action_masks()
-        kwargs: dict[str, Any] = {}
-        if uses_state:
-            seats = driver.learner_seats
-            kwargs = {"view": public_view(driver.state, seats), "seats": seats}
-        actions = np.asarray(bot.act(obs, masks, rng, **kwargs))
+        # Every game waits for its learner: the players to act are the learners.
+        actions = bot_actions(bot, driver.game, driver.live_state, rng, observations=obs)
         r = driver.step(actions)
         obs = r.obs
         keep = done[r.ended] < quota[r.ended]
@@ -160,13 +133,12 @@ def evaluate(
         truncated += int(r.truncated[r.ended][keep].sum())
         returns.append(r.episode_return[keep])
         lengths.append(r.episode_length[keep])
-    games = int(num_games)
-    lo, hi = wilson_interval(wins, games)
+    lo, hi = wilson_interval(wins, num_games)
     return EvalResult(
-        games=games,
+        games=num_games,
         wins=wins,
         truncated=truncated,
-        win_rate=wins / games,
+        win_rate=wins / num_games,
         ci_low=lo,
         ci_high=hi,
         mean_return=float(np.concatenate(returns).mean()),

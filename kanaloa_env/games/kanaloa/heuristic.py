@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.kanaloa import route
-from ..core.kanaloa.constants import (
+from ...core.kanaloa import route
+from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
     CARD_SUIT,
@@ -29,8 +29,8 @@ from ..core.kanaloa.constants import (
     Pending,
     Phase,
 )
-from ..core.kanaloa.state import State
-from ..core.kanaloa.tricks import trick_winner
+from ...core.kanaloa.state import State
+from ...core.kanaloa.tricks import trick_winner
 
 _LITTLE = sys.byteorder == "little"
 # Copies of each card type in the play deck (R1.1, R1.2).
@@ -112,6 +112,7 @@ class HeuristicBot:
 
     uses_state = True
     uses_observations = False
+    game = "kanaloa"  # reads Kanaloa's state: callers reject it at another game's table
 
     def act(
         self,

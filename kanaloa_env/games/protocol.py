@@ -1,0 +1,346 @@
+"""The game protocol: everything a layer above the engines may ask of a game.
+
+The batched analogue of pgx's `Env` or OpenSpiel's `Game`. Each game implements one
+`Game` subclass in its own sub-package of `kanaloa_env.games` over its engine in
+`kanaloa_env.core`; the AEC env, the vector driver and its Gymnasium/SB3/RLlib faces,
+the bots, records, rendering, the arena and the command-line tools depend on this
+class and on nothing game-specific. Adding a game adds its engine
+(`kanaloa_env/core/<game>/`), its sub-package here (`kanaloa_env/games/<game>/`: the
+`Game` subclass in `__init__.py`, and by convention the modules `text.py`,
+`image.py`, `describe.py`, `moves.py` and `heuristic.py` that the default methods
+below import on first use) and one line in `kanaloa_env.games.GAMES`.
+
+A game's state is a `kanaloa_env.core.batch.GameState`: arrays with a leading batch
+axis `B`, among them `key`, `current_player`, `legal`, `rewards`, `terminated`,
+`truncated` and `winner` (its docstring has the table), with the properties
+`batch_size`, `num_players` and `done`. `Game` is generic in the engine's state and
+config types (`Game[State, Config]`); the layers above hold a `Game[Any, Any]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from ..core.batch import GameState
+from ..core.rng import check_seed, game_keys
+
+__all__ = ["Game", "Move"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One legal move as the terminal game lists it: its number, action and label."""
+
+    number: int
+    action: int
+    label: str
+
+
+S = TypeVar("S", bound=GameState)
+C = TypeVar("C")
+
+
+class Game(Generic[S, C]):
+    """One game's implementation of the protocol (subclass it; every method that raises
+    NotImplementedError here must be given, the views come from the game's modules).
+
+    Class attributes:
+        name: the id used everywhere (`"kanaloa"`, `"kahuna"`).
+        title: the display name.
+        version: the env version (`"v0"`); env ids are `kanaloa_env/<name>-<version>`.
+        num_actions: A, the size of the `Discrete` action space (every phase).
+        obs_dim: the length of an observation vector.
+        player_counts: the allowed numbers of players.
+        default_num_players: the table size when none is given.
+        config_class: the engine's frozen `Config` dataclass.
+        state_class: the engine's `GameState` subclass.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str] = "v0"
+    num_actions: ClassVar[int]
+    obs_dim: ClassVar[int]
+    player_counts: ClassVar[tuple[int, ...]]
+    default_num_players: ClassVar[int]
+    config_class: ClassVar[type]
+    state_class: ClassVar[type]
+
+    # ---- config ------------------------------------------------------------------
+
+    @property
+    def config_fields(self) -> tuple[str, ...]:
+        """The keyword options of the config (every `Config` field a caller may set)."""
+        return tuple(f.name for f in dataclasses.fields(self.config_class) if f.init)
+
+    def make_config(
+        self,
+        config: Any = None,
+        num_players: int | None = None,
+        **options: Any,
+    ) -> C:
+        """The one way every layer builds a config from what a caller passed.
+
+        Args:
+            config: a `Config` of this game, a mapping of its fields, or None.
+            num_players: the table size; must agree with `config` when both are given.
+            **options: further `Config` fields (not together with a `Config` object).
+
+        Raises:
+            TypeError: an unknown option (the message lists the allowed ones), or
+                `config` of the wrong type.
+            ValueError: conflicting or bad values (from the `Config`'s own checks).
+        """
+        fields = self.config_fields
+        if isinstance(config, self.config_class):
+            cfg: C = config  # type: ignore[assignment]
+            if options:
+                raise ValueError(
+                    f"pass either config={self.config_class.__name__}(...) or config options "
+                    f"{sorted(options)}, not both"
+                )
+            if num_players is not None and num_players != self.num_players_of(cfg):
+                raise ValueError(
+                    f"num_players={num_players} disagrees with the config's "
+                    f"{self.num_players_of(cfg)}"
+                )
+            return cfg
+        if config is None:
+            kwargs: dict[str, Any] = {}
+        elif isinstance(config, Mapping):
+            kwargs = dict(config)
+        else:
+            raise TypeError(
+                f"config must be a {self.name} Config, a dict of its fields or None, "
+                f"got {type(config).__name__}"
+            )
+        clash = sorted(set(kwargs) & set(options))
+        if clash:
+            raise ValueError(f"config options given twice: {clash}")
+        kwargs.update(options)
+        unknown = sorted(k for k in kwargs if k not in fields)
+        if unknown:
+            raise TypeError(
+                f"{self.name}: unknown config options {unknown}; allowed: {list(fields)}"
+            )
+        if num_players is not None:
+            if "num_players" in kwargs and kwargs["num_players"] != num_players:
+                raise ValueError(
+                    f"num_players={num_players} disagrees with config num_players="
+                    f"{kwargs['num_players']}"
+                )
+            if "num_players" in fields:
+                kwargs["num_players"] = num_players
+            elif num_players not in self.player_counts:
+                raise ValueError(
+                    f"{self.name} is played by {self.player_counts_text()} players, "
+                    f"got num_players={num_players}"
+                )
+        return self.config_class(**kwargs)  # type: ignore[no-any-return]
+
+    def player_counts_text(self) -> str:
+        """The allowed table sizes as text ("3..5", "2")."""
+        lo, hi = min(self.player_counts), max(self.player_counts)
+        return str(lo) if lo == hi else f"{lo}..{hi}"
+
+    def num_players_of(self, config: C) -> int:
+        """The table size of a config."""
+        return int(getattr(config, "num_players", self.default_num_players))
+
+    def config_overrides(self, config: C) -> dict[str, Any]:
+        """The config's fields that differ from the defaults, JSON-compatible (records,
+        scenarios); `num_players` is not among them."""
+        return dict(config.overrides())  # type: ignore[attr-defined]
+
+    def config_from_overrides(self, num_players: int, overrides: Mapping[str, Any]) -> C:
+        """Rebuild a config from a table size and `config_overrides` output (untrusted:
+        ValueError/TypeError naming the bad key)."""
+        if not isinstance(overrides, Mapping):
+            raise TypeError(f"config overrides must be an object, got {type(overrides).__name__}")
+        if "num_players" in overrides:
+            raise ValueError("config overrides must not hold 'num_players'")
+        return self.make_config(dict(overrides), num_players=num_players)
+
+    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+        """Add this game's config flags to a command-line parser (e.g. `--announce`)."""
+
+    def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
+        """The config overrides the flags of `add_cli_options` asked for."""
+        return {}
+
+    # ---- the engine ----------------------------------------------------------------
+
+    def init(self, config: C, batch_size: int, seed: int) -> S:
+        """A batch of new games; game i is game i of the stream `seed` at any batch size."""
+        raise NotImplementedError
+
+    def init_from_keys(self, config: C, keys: np.ndarray) -> S:
+        """New games with the given (B,) uint64 keys (`kanaloa_env.core.rng.game_keys`)."""
+        raise NotImplementedError
+
+    def init_game(self, config: C, seed: int, game: int = 0) -> S:
+        """A batch of one: game `game` of the stream `seed` (as in `init(config, B, seed)`)."""
+        return self.init_from_keys(config, game_keys(check_seed(seed), np.array([game])))
+
+    def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray) -> None:
+        """Start new games with `keys` in rows `idx` of `state`, in place (auto-reset)."""
+        raise NotImplementedError
+
+    def step_inplace(self, state: S, actions: np.ndarray, validate: bool = True) -> S:
+        """Apply one decision per game, in place; finished games ignore their entry.
+
+        Raises (with `validate`): TypeError/ValueError naming the games at fault, the
+        state then unchanged. `validate=False` is for callers that checked the
+        actions against `state.legal` already.
+        """
+        raise NotImplementedError
+
+    def step(self, state: S, actions: np.ndarray) -> S:
+        """Like `step_inplace` on a copy: `state` is not modified."""
+        actions = self.validate_actions(state, actions)
+        return self.step_inplace(state.copy(), actions, validate=False)
+
+    def validate_actions(self, state: S, actions: object) -> np.ndarray:
+        """(B,) int64 actions, or TypeError/ValueError naming the games, players and actions
+        at fault (finished games may hold anything)."""
+        raise NotImplementedError
+
+    def observe(
+        self,
+        state: S,
+        seat: np.ndarray | int | None = None,
+        threads: int = 1,
+    ) -> np.ndarray:
+        """(B, obs_dim) float32 observations from `seat`'s point of view (default: each
+        game's player to act); only what that player may know."""
+        raise NotImplementedError
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(obs_dim,) float32 low and high: every observation lies inside (checked by tests)."""
+        raise NotImplementedError
+
+    def public_view(self, state: S, seats: np.ndarray) -> S:
+        """A copy of `state` holding only what player `seats[i]` may know in game `i`
+        (what a bot that reads the state may see)."""
+        raise NotImplementedError
+
+    def determinize(self, view: S, seats: np.ndarray, n: int, rng: np.random.Generator) -> S:
+        """Belief sampling: for each of the b games of `view` (a state or its public view
+        for `seats`), `n` full states that agree with everything `seats[i]` knows, the
+        hidden information drawn uniformly among the consistent ones and future chance
+        fresh; (b * n) games, game-major."""
+        raise NotImplementedError(f"{self.name} has no belief sampling")
+
+    def final_ranks(self, state: S) -> np.ndarray:
+        """(B, P) float64 finishing ranks of finished games: 1 is best, tied players share
+        the mean of their places (for ratings and mean ranks)."""
+        raise NotImplementedError
+
+    def game_summary(self, state: S) -> dict[str, np.ndarray]:
+        """Per-game figures of finished games worth a column in tournament results,
+        each a (B,) or (B, P) array (e.g. rounds played, boat progress)."""
+        return {}
+
+    def shaping_potential(self, state: S, seats: np.ndarray) -> np.ndarray:
+        """(B,) float32 potential of each game for the player `seats[i]`, for optional
+        potential-based reward shaping in the learning envs (0 where not offered)."""
+        return np.zeros(state.batch_size, dtype=np.float32)
+
+    def check_invariants(self, state: S) -> None:
+        """Raise an `AssertionError` subclass naming the game and rule a state breaks."""
+        raise NotImplementedError
+
+    def random_playthrough(self, config: C, num_games: int, seed: int, **kwargs: Any) -> Any:
+        """Play random legal games to the end checking invariants (the engine's own
+        `random_playthrough`, its statistics returned)."""
+        raise NotImplementedError
+
+    # ---- positions -------------------------------------------------------------------
+
+    def to_scenario(self, state: S, i: int = 0, include_key: bool = False) -> dict[str, Any]:
+        """Game `i` of `state` as a JSON-compatible scenario dict."""
+        raise NotImplementedError
+
+    def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> S:
+        """A batch of one from a scenario (untrusted: ValueError/TypeError naming the key)."""
+        raise NotImplementedError
+
+    # ---- words and pictures ---------------------------------------------------------------
+
+    def action_name(self, action: int) -> str:
+        """A short name of an action index, without context (e.g. "play red-7")."""
+        raise NotImplementedError
+
+    # A game's sub-package holds these views by convention, imported on first use (so a
+    # game's pictures do not load Pillow until drawn): `describe.py` (describe_action,
+    # describe_step), `text.py` (render_text), `image.py` (render_rgb), `moves.py`
+    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`.
+
+    def _view(self, module: str) -> Any:
+        return importlib.import_module(f"{type(self).__module__}.{module}")
+
+    def describe_action(self, state: S, action: int, i: int = 0) -> str:
+        """What `action` means for the player to act in game `i`, in words (with context)."""
+        return self._view("describe").describe_action(state, action, i)  # type: ignore[no-any-return]
+
+    def describe_step(
+        self,
+        before: S,
+        action: int,
+        after: S,
+        i: int = 0,
+        names: Sequence[str] | None = None,
+    ) -> list[str]:
+        """Sentences telling what one decision in game `i` did (records, replay, play)."""
+        return self._view("describe").describe_step(before, action, after, i, names)  # type: ignore[no-any-return]
+
+    def render_text(
+        self,
+        state: S,
+        game: int = 0,
+        color: bool = True,
+        seat: int | None = None,
+        legal: bool = True,
+    ) -> str:
+        """Game `game` as a text table (ANSI colours when `color`); `seat`'s hand shown
+        (default the player to act), with the legal actions listed when `legal` and that
+        is the player to act."""
+        return self._view("text").render_text(state, game, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
+
+    def render_rgb(self, state: S, game: int = 0, seat: int | None = None) -> np.ndarray:
+        """Game `game` as an (H, W, 3) uint8 picture."""
+        return self._view("image").render_rgb(state, game, seat)  # type: ignore[no-any-return]
+
+    def legal_moves(self, state: S, color: bool = False) -> list[Move]:
+        """The legal moves of game 0's player to act, numbered for a human (terminal play)."""
+        return self._view("moves").legal_moves(state, color)  # type: ignore[no-any-return]
+
+    def parse_move(self, text: str, state: S) -> int:
+        """The action a human's typed move names in game 0 (a move number or the game's
+        own notation); ValueError with a hint when it names none or an illegal one."""
+        return self._view("moves").parse_move(text, state)  # type: ignore[no-any-return]
+
+    def move_help(self) -> str:
+        """What a human may type in the terminal game."""
+        return self._view("moves").HELP_TEXT  # type: ignore[no-any-return]
+
+    def turn_prompt(self, state: S) -> str:
+        """What the player to act in game 0 decides now, addressed to them ("you play a card")."""
+        return self._view("moves").turn_prompt(state)  # type: ignore[no-any-return]
+
+    def final_lines(self, state: S, names: Sequence[str], color: bool = False) -> list[str]:
+        """The end of game 0 for a human: who won and the final standing."""
+        return self._view("moves").final_lines(state, names, color)  # type: ignore[no-any-return]
+
+    # ---- bots ---------------------------------------------------------------------------
+
+    def bot_factories(self) -> dict[str, Callable[[], Any]]:
+        """The game's own bots by name: its `heuristic.py`'s `HeuristicBot` as "heuristic"
+        ("random" is every game's)."""
+        return {"heuristic": self._view("heuristic").HeuristicBot}
