@@ -78,6 +78,19 @@ def test_a_winner_who_never_lapped_is_rejected() -> None:
     dump = to_scenario(won, 0)
     assert dump["phase"] == "game_over" and dump["winner"] == 1
     check_invariants(from_scenario(dump))
+    # One move laps and ends the game: a winner two laps ahead, or another boat more
+    # than a lap ahead, never stands at the end (a dump once observed progress at -9.5
+    # against declared bounds of -2..2).
+    F = 2 * len(dump["route"])
+    progress = [b["progress"] for b in dump["boats"]]
+    last = progress.index(min(progress))
+    behind = copy.deepcopy(dump)
+    behind["boats"][last]["progress"] -= F
+    rejected(behind, r"^scenario key 'winner': player 1 is two laps \(44 fields\) or more ahead")
+    other = next(p for p in range(4) if p not in (1, last))
+    ahead = copy.deepcopy(dump)
+    ahead["boats"][other]["progress"] += F
+    rejected(ahead, r"^scenario key 'boats': a boat besides the winner 1 is more than a lap")
 
 
 def test_a_running_game_without_a_legal_action_is_rejected() -> None:

@@ -58,7 +58,7 @@ def check_invariants(state: State) -> None:
     (`played` with the history, `present_slots` with `present`); at most one boat
     per field except boats that never left the start field (R2.3); progress
     differences agree with the boats' fields (R9.1) and no boat is more than a lap
-    ahead unless it won (R9.2); at least three ocean cards remain (R7.2); tricks won
+    ahead unless it won, and the winner less than two (R9.2); at least three ocean cards remain (R7.2); tricks won
     add up; the cached mask equals a fresh computation and is non-empty exactly when
     the game is not over; end flags, winner and player to act agree; rewards are in
     -1..1 and only where the game is over (R10). The phase fits the trick: the open
@@ -157,8 +157,20 @@ def check_invariants(state: State) -> None:
         w = state.winner[won].astype(np.intp)
         others = prog[won].astype(np.int64).copy()
         others[np.arange(len(won)), w] = np.iinfo(np.int64).max
-        lapped = prog[won, w] - others.min(axis=1) > lap[won]
+        last = others.min(axis=1)
+        lapped = prog[won, w] - last > lap[won]
         fail(np.isin(rows, won[~lapped]), "the winner did not lap the last boat (R9.2)")
+        # The winning move starts less than a lap ahead and sails at most a lap; the
+        # other boats did not move.
+        fail(
+            np.isin(rows, won[prog[won, w] - last >= 2 * lap[won]]),
+            "the winner is two laps ahead of the last boat: more than one move lapped (R9.2)",
+        )
+        others[np.arange(len(won)), w] = np.iinfo(np.int64).min
+        fail(
+            np.isin(rows, won[others.max(axis=1) - last > lap[won]]),
+            "a boat besides the winner is more than a lap ahead of the last (R9.2)",
+        )
 
     done = state.terminated | state.truncated
     fail(state.terminated & state.truncated, "both terminated and truncated")

@@ -697,7 +697,7 @@ def _read_end(
     F: int,
 ) -> None:
     """`winner` into `state`, and the lap rule (R9.2): while the game goes on no boat
-    is a lap ahead; a winner lapped the last boat. A game over without a winner was
+    is a lap ahead; a winner lapped the last boat, by one move. A game over without a winner was
     truncated at the end of round `max_rounds` (R9.4)."""
     winner = sc.get("winner")
     last = min(progress)
@@ -722,12 +722,26 @@ def _read_end(
             state.truncated[0] = True
         return
     w = _int_at(winner, "winner", 0, cfg.num_players - 1)
-    others = min(g for p, g in enumerate(progress) if p != w)
-    if progress[w] - others <= F:
+    others = [g for p, g in enumerate(progress) if p != w]
+    if progress[w] - min(others) <= F:
         raise _bad(
             "winner",
-            f"player {w} did not lap the last boat: progress {progress[w]} against {others}, "
-            f"not more than a lap of {F} fields ahead (R9.2)",
+            f"player {w} did not lap the last boat: progress {progress[w]} against "
+            f"{min(others)}, not more than a lap of {F} fields ahead (R9.2)",
+        )
+    # The winning move started less than a lap ahead and sailed at most a lap; the
+    # other boats did not move.
+    if progress[w] - min(others) >= 2 * F:
+        raise _bad(
+            "winner",
+            f"player {w} is two laps ({2 * F} fields) or more ahead of the last boat: one "
+            "move laps it, then the game ends (R9.2)",
+        )
+    if max(others) - min(others) > F:
+        raise _bad(
+            "boats",
+            f"a boat besides the winner {w} is more than a lap ({F} fields) ahead of the "
+            "last boat (R9.2)",
         )
     state.winner[0] = w
     state.terminated[0] = True
