@@ -237,15 +237,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out = Path(args.output_dir).resolve()  # RLlib checkpoints want absolute paths
     out.mkdir(parents=True, exist_ok=True)
     checkpoint = out / "checkpoint"
+    t0 = time.time()
     if args.address is None:
         ray.init(include_dashboard=False)
     else:
         ray.init(address=args.address)
+    t1 = time.time()
     algo = build_config(args).build_algo()
     print(
         f"PPO self-play: {args.num_players} seats share module {SHARED_MODULE!r}; "
         f"{args.num_env_runners} remote env runners x {args.num_envs_per_env_runner} games; "
-        f"budget {args.total_timesteps:,} env steps"
+        f"budget {args.total_timesteps:,} env steps (Ray up in {t1 - t0:.0f} s, "
+        f"algorithm built in {time.time() - t1:.0f} s)"
     )
 
     def evaluate_now(steps: int, elapsed: float, writer: Any) -> None:
