@@ -32,8 +32,11 @@ end of a game of about 35 decisions per seat), so the discount is close to 1
 and value nets are separate (256, 256) tanh MLPs. Masks remove illegal actions, so
 no capacity goes into learning the rules.
 
-Measured: see docs/integrations-rllib.md (budget, wall time, machine load and the
-win rates against heuristic and random bots).
+Measured (seed 0, the defaults, 2-core machine under a load average of 10-15 from other
+jobs, 2026-11-23): 1,509,426 env steps in 57 min; the greedy policy then won 16.0% (95%
+CI 14.4-17.6%) against three heuristic bots, where a random player wins 5.4%, and 47.2%
+(45.0-49.4%) against three random bots, 2,000 games each; chance is 25%. More in
+docs/integrations-rllib.md.
 """
 
 from __future__ import annotations
