@@ -307,6 +307,14 @@ def test_env_config_must_be_a_mapping() -> None:
         RLlibEnv(["num_players", 4])  # type: ignore[arg-type]
 
 
+def test_render_mode_reaches_the_aec_env() -> None:
+    env = RLlibEnv({"num_players": 3, "render_mode": "ansi"})
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text == env.aec.render()
+    env.close()
+
+
 # ---- RLlib's checks and seeding -----------------------------------------------------------
 
 

@@ -61,6 +61,27 @@ def test_bad_flags_are_rejected_by_name() -> None:
     assert proc.returncode == 2 and "--num-players must be 3, 4 or 5" in proc.stderr
 
 
+def test_the_config_keeps_rllibs_env_check_and_masking_module() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_rllib_example", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+
+    from kanaloa_env.wrappers.rllib import SHARED_MODULE
+
+    config = example.build_config(example.parse_args(["--tiny"]))
+    assert config.disable_env_checking is False  # RLlib's pre-check runs on every env
+    specs = config.rl_module_spec.rl_module_specs
+    assert list(specs) == [SHARED_MODULE]
+    assert specs[SHARED_MODULE].module_class is ActionMaskingTorchRLModule  # RLlib's own
+    assert {config.policy_mapping_fn(f"player_{i}", None) for i in range(4)} == {SHARED_MODULE}
+
+
 def test_tiny_run_trains_checkpoints_and_evaluates_in_the_arena(tmp_path: Path) -> None:
     out = tmp_path / "rllib"
     proc = run("--tiny", "--seed", "3", "--output-dir", str(out))
