@@ -140,6 +140,7 @@ class HeuristicBot:
     bridge_value: float = 0.01
     take_margin: float = 0.0
     swap_margin: float = 0.15
+    behind_factor: float = 0.5
     name: str = "heuristic"
 
     uses_state = True
@@ -258,8 +259,11 @@ class HeuristicBot:
         open_o = (need_o >= 1) & (need_o <= cf) & (no < BRIDGES_PER_PLAYER)[:, None]
         race = np.asarray(self.race_values, dtype=np.float64)
         span = len(race)
-        value += ctx.mine_next[k] * (_at(race, need_m, span) * open_m).sum(axis=1)
-        value -= ctx.theirs_next[k] * (_at(race, need_o, span) * open_o).sum(axis=1)
+        # A side that needs more bridges than the other where both can still win.
+        m_behind = np.where(open_o & (need_o < need_m), self.behind_factor, 1.0)
+        o_behind = np.where(open_m & (need_m < need_o), self.behind_factor, 1.0)
+        value += ctx.mine_next[k] * (_at(race, need_m, span) * open_m * m_behind).sum(axis=1)
+        value -= ctx.theirs_next[k] * (_at(race, need_o, span) * open_o * o_behind).sum(axis=1)
         # Cards that pay for a bridge at island x: x's own, and the far ends of x's
         # free lines (K4.1).
         fbits = _bits(free)
