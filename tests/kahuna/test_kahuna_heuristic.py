@@ -79,7 +79,7 @@ def _drive(
     bot = HeuristicBot()
     rng = np.random.default_rng(seed)
     seen = dict.fromkeys(
-        ("play", "draw", "hand_back", "full_after_skip", "final", "no_stones", "discard"), False
+        ("play", "draw", "hand_back", "full_after_skip", "final", "no_stones"), False
     )
     for _ in range(2000):
         live = np.flatnonzero(~state.done)
@@ -101,7 +101,6 @@ def _drive(
         seen["final"] |= bool((state.final_turns_left[live] > 0).any())
         stones = np.bitwise_count(state.stones[live, me])
         seen["no_stones"] |= bool((stones == config.stones_per_player).any())
-        seen["discard"] |= bool(((ours >= 135) & (ours < 147) & (phase == Phase.PLAY)).any())
         actions = np.zeros(state.batch_size, dtype=np.int64)
         mine = np.isin(state.current_player[live], heuristic_seats)
         actions[live[mine]] = ours[mine]
@@ -210,11 +209,11 @@ def test_removes_an_opponent_bridge_that_costs_the_opponent_a_stone() -> None:
     assert sc_of(act(load(sc), "remove ALOA-BARI with ALOA+BARI"))["stones"][1] == []
 
 
-def test_a_card_for_a_useless_placement_is_kept() -> None:
-    # The only PLACE, COCO-FAAA, lies between two islands the opponent holds: it
-    # gains nothing, so the bot ends the turn with the face-up DUDA instead
-    # (which completes HUNA's majority next turn: DUDA-HUNA).
-    sc = make(
+def useless_placement() -> Scenario:
+    """The only PLACE, COCO-FAAA with COCO, lies between two islands the opponent holds
+    (COCO 3 of 4, FAAA 3 of 5): it gains nothing. The face-up DUDA would complete
+    HUNA's majority (DUDA-HUNA) next turn."""
+    return make(
         bridges=[
             ["HUNA-LALE", "IFFI-LALE", "ALOA-DUDA", "ALOA-HUNA"],
             ["BARI-COCO", "COCO-GOLA", "COCO-KAHU", "BARI-FAAA", "ELAI-FAAA", "FAAA-GOLA"],
@@ -222,6 +221,11 @@ def test_a_card_for_a_useless_placement_is_kept() -> None:
         hands=[["COCO"], []],
         face_up=["ALOA", "BARI", "DUDA"],
     )
+
+
+def test_a_card_for_a_useless_placement_is_kept() -> None:
+    # It keeps the card and ends the turn with the face-up DUDA.
+    sc = useless_placement()
     assert "place COCO-FAAA with COCO" in {
         action_name(a) for a in np.flatnonzero(load(sc).legal[0])
     }
@@ -400,6 +404,33 @@ def test_bad_calls_are_refused_with_clear_errors() -> None:
     empty[0] = False
     with pytest.raises(ValueError, match="at least one legal action"):
         bot.act(obs, empty, rng, view=view, seats=seats)
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "match"),
+    [
+        ({"card_cost": -0.1}, ValueError, "card_cost must be a finite number >= 0"),
+        ({"own_weight": float("nan")}, ValueError, "own_weight"),
+        ({"take_chance": 1.5}, ValueError, "take_chance must be in 0..1"),
+        ({"card_cost": "0.1"}, TypeError, "card_cost must be a number"),
+        ({"card_cost": True}, TypeError, "card_cost must be a number"),
+        ({"race_values": ()}, ValueError, "race_values must not be empty"),
+        ({"danger": "30"}, TypeError, "danger must be a sequence of numbers"),
+        ({"danger": (30.0, -1.0)}, ValueError, "danger must be a finite number >= 0"),
+        ({"name": ""}, TypeError, "name must be a non-empty str"),
+    ],
+)
+def test_bad_parameters_are_refused(changes: dict[str, Any], error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        HeuristicBot(**changes)
+
+
+def test_parameters_may_be_tuned() -> None:
+    bot = HeuristicBot(race_values=[0, 0.5, 0.2], play_threshold=-0.1, name="h2")
+    assert bot.race_values == (0.0, 0.5, 0.2) and bot.name == "h2"
+    # A negative threshold plays even a card that loses value; the default does not.
+    sc = useless_placement()
+    assert decide(sc, HeuristicBot(play_threshold=-1.0)) == "place COCO-FAAA with COCO"
 
 
 def test_registered_for_kahuna_only() -> None:
