@@ -47,7 +47,7 @@ def play_turn(sc: Scenario) -> tuple[list[str], Scenario]:
     """The bot's actions until its turn is over (or the game), and the position after."""
     state = load(sc)
     player = int(state.current_player[0])
-    names = []
+    names: list[str] = []
     while int(state.current_player[0]) == player and len(names) < 20:
         a = int(bot_actions(HeuristicBot(), state)[0])
         names.append(action_name(a))
@@ -56,9 +56,9 @@ def play_turn(sc: Scenario) -> tuple[list[str], Scenario]:
 
 
 # Positions from round 2 on (one scoring done): the early end is live (K8.2).
-ROUND2 = {"scorings": [[1, 0]]}
+ROUND2: Scenario = {"scorings": [[1, 0]]}
 # The last final turn (K7.4): nothing left to draw, nobody moves after it.
-LAST_TURN = {
+LAST_TURN: Scenario = {
     "face_up": [None, None, None],
     "pile": [],
     "scorings": [[1, 0], [0, 2]],
@@ -227,7 +227,7 @@ def test_a_card_for_a_useless_placement_is_kept() -> None:
     # It keeps the card and ends the turn with the face-up DUDA.
     sc = useless_placement()
     assert "place COCO-FAAA with COCO" in {
-        action_name(a) for a in np.flatnonzero(load(sc).legal[0])
+        action_name(int(a)) for a in np.flatnonzero(load(sc).legal[0])
     }
     assert decide(sc) == "take slot 2"
 
@@ -245,7 +245,7 @@ def test_takes_a_useful_face_up_card_over_drawing_blind() -> None:
 # A position where the hand's five cards are of no use: every line at ALOA, LALE and
 # GOLA is the bot's own (no PLACE, no REMOVE), while the face-up DUDA would claim HUNA
 # (DUDA-HUNA); the other face-up cards, BARI and FAAA, claim nothing.
-FULL_HAND = dict(
+FULL_HAND: Scenario = dict(
     bridges=[
         [
             "ALOA-BARI",
@@ -426,7 +426,7 @@ def test_bad_parameters_are_refused(changes: dict[str, Any], error: type, match:
 
 
 def test_parameters_may_be_tuned() -> None:
-    bot = HeuristicBot(race_values=[0, 0.5, 0.2], play_threshold=-0.1, name="h2")
+    bot = HeuristicBot(race_values=(0, 0.5, 0.2), play_threshold=-0.1, name="h2")
     assert bot.race_values == (0.0, 0.5, 0.2) and bot.name == "h2"
     # A negative threshold plays even a card that loses value; the default does not.
     sc = useless_placement()
