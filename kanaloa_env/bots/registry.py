@@ -1,4 +1,5 @@
-"""Build bots from short specs: `"random"`, `"heuristic"`, a saved model path, or a bot object.
+"""Build bots from short specs: `"random"`, `"heuristic"`, `"search"`, a saved model path, or a
+bot object.
 
 ```python
 from kanaloa_env.bots import make_bot
@@ -15,11 +16,13 @@ from typing import Any
 
 from .base import Bot, RandomBot
 from .heuristic import HeuristicBot
+from .search import SearchBot
 
 #: Bot names `make_bot` understands, with their factories.
 BOT_FACTORIES: dict[str, Callable[[], Any]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "search": SearchBot,
 }
 BOT_NAMES: tuple[str, ...] = tuple(BOT_FACTORIES)
 MODEL_SUFFIX = ".zip"
@@ -34,7 +37,7 @@ def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
     """A bot from a spec.
 
     Args:
-        spec: a bot name (`BOT_NAMES`: "random", "heuristic"); a path to a saved
+        spec: a bot name (`BOT_NAMES`: "random", "heuristic", "search"); a path to a saved
             MaskablePPO model `.zip` (loaded with
             `kanaloa_env.bots.model.MaskablePPOBot.load`); or an object that
             already follows the bot protocol (returned as is).
