@@ -66,25 +66,24 @@ def main() -> None:
     p.add_argument("--time-ms", type=float, nargs="*", default=None, help="timed budgets")
     p.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
     p.add_argument("--horizon", default="round", choices=["round", "game"])
+    p.add_argument("--selection", default=None, choices=["uniform", "halving"])
     p.add_argument("--players", type=int, default=4, choices=[3, 4, 5])
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", action="store_true", help="show the arena's progress bar")
     args = p.parse_args()
-    bots = [
-        SearchBot(rollouts=r, policy=args.policy, horizon=args.horizon)
-        for r in (args.rollouts or [])
-    ]
-    bots += [
-        SearchBot(rollouts=None, time_ms=t, policy=args.policy, horizon=args.horizon)
-        for t in (args.time_ms or [])
-    ]
+    options = {"policy": args.policy, "horizon": args.horizon}
+    if args.selection:
+        options["selection"] = args.selection
+    bots = [SearchBot(rollouts=r, **options) for r in (args.rollouts or [])]
+    bots += [SearchBot(rollouts=None, time_ms=t, **options) for t in (args.time_ms or [])]
     if not bots:
         bots = [SearchBot()]
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
     print(
         f"search vs {args.players - 1} heuristic, {args.players} players, {args.games} games, "
-        f"seed {args.seed}, policy {args.policy}, horizon {args.horizon}"
+        f"seed {args.seed}, policy {args.policy}, horizon {args.horizon}, "
+        f"selection {bots[0].selection}"
     )
     print(
         f"{'budget':>14} {'win rate':>9} {'95% CI':>17} {'rank':>5} {'ms/dec':>7} {'cpu':>6} "

@@ -76,12 +76,14 @@ def test_random_rollout_policy_plays_legal_actions() -> None:
     assert real.legal[np.arange(real.batch_size), actions].all()
 
 
-def test_a_batch_acts_as_one_call_per_decision() -> None:
+@pytest.mark.parametrize("selection", ["uniform", "halving"])
+def test_a_batch_acts_as_one_call_per_decision(selection: str) -> None:
     """The same generator state: every decision of a batch gets the action it gets alone."""
     real = State.concatenate(positions(Config(num_players=4), games=3, seed=2, every=7))
     idx = np.arange(real.batch_size)
-    batch = ask(SearchBot(rollouts=12), real, idx, seed=5)
-    alone = [int(ask(SearchBot(rollouts=12), real, idx[i : i + 1], seed=5)[0]) for i in idx]
+    bot = SearchBot(rollouts=12, selection=selection)
+    batch = ask(bot, real, idx, seed=5)
+    alone = [int(ask(bot, real, idx[i : i + 1], seed=5)[0]) for i in idx]
     assert batch.tolist() == alone
 
 
@@ -128,6 +130,23 @@ def test_rollout_budget_is_split_over_the_legal_actions() -> None:
     assert bot.stats.rollouts == int((np.maximum(1, 20 // k) * k)[searched].sum())
 
 
+def test_halving_spends_the_budget_in_rounds_on_the_better_half() -> None:
+    """Sequential halving: ceil(log2 k) rounds of rollouts // rounds games each, over
+    the actions still in the running (k, then ceil(k / 2), ...)."""
+    real = State.concatenate(positions(Config(num_players=4), games=4, seed=8, every=4))
+    bot = SearchBot(rollouts=48, selection="halving")
+    actions = ask(bot, real, np.arange(real.batch_size))
+    assert real.legal[np.arange(real.batch_size), actions].all()
+    expected = 0
+    for k in real.legal.sum(axis=1):
+        rounds = int(np.ceil(np.log2(k))) if k > 1 else 0
+        alive = int(k)
+        for _ in range(rounds):
+            expected += max(1, 48 // (rounds * alive)) * alive
+            alive = (alive + 1) // 2
+    assert bot.stats.rollouts == expected
+
+
 def test_time_budget_stops_after_the_first_round_when_time_is_short() -> None:
     """With 1 ms per decision every decision gets one round of `chunk` samples; with a
     generous time and a rollout cap, the cap stops it."""
@@ -159,6 +178,7 @@ def test_time_budget_stops_after_the_first_round_when_time_is_short() -> None:
         ({"time_ms": "50"}, TypeError, "time_ms must be a number"),
         ({"policy": "greedy"}, ValueError, "policy must be one of"),
         ({"horizon": "trick"}, ValueError, "horizon must be one of"),
+        ({"selection": "ucb"}, ValueError, "selection must be one of"),
         ({"chunk": 0}, ValueError, "chunk must be >= 1"),
     ],
 )

@@ -31,6 +31,7 @@ from .heuristic import HeuristicBot
 __all__ = ["KanaloaSearch", "SearchBot", "SearchGame", "SearchStats", "evaluate_actions"]
 
 POLICIES = ("heuristic", "random")
+SELECTIONS = ("halving", "uniform")
 HORIZONS = ("round", "game")
 
 
@@ -175,12 +176,17 @@ class SearchBot:
 
     Budget, per decision (a batch of b decisions gets b times it):
 
-    - `rollouts`: games played on, split evenly over the legal actions:
-      `max(1, rollouts // legal)` samples each. Deterministic for a seed.
-    - `time_ms`: wall time; samples are added in rounds of `chunk` per decision
-      until the next round would overrun (at least one round is played). With
-      both set, the search stops at whichever comes first. Timed search depends
-      on the machine's speed, so it is not reproducible.
+    - `rollouts`: games played on. `selection="uniform"` splits them evenly over
+      the legal actions, `max(1, rollouts // legal)` samples each;
+      `"halving"` (sequential halving) splits them over `ceil(log2 legal)`
+      rounds, each round's share evenly over the actions still in the running
+      (each on the same fresh samples), and after each round keeps the better
+      half by mean value. Deterministic for a seed.
+    - `time_ms`: wall time; samples of every legal action are added in rounds
+      of `chunk` per decision until the next round would overrun (at least one
+      round is played); with `rollouts` too, it also stops at the number of
+      samples the uniform untimed search would take. Timed search depends on
+      the machine's speed, so it is not reproducible.
 
     Value of a stopped game for the deciding seat: 1 for a win, 0 for a loss or
     a truncated game, and at the horizon "round" (the end of the current round)
@@ -199,6 +205,7 @@ class SearchBot:
         horizon: "round" (to the end of the current round, then the value
             estimate) or "game" (to the end of the game).
         chunk: samples per decision per round of a timed search.
+        selection: "uniform" or "halving" (see Budget).
         stats: counters of calls, decisions, rollouts and time (`SearchStats`).
     """
 
@@ -207,6 +214,7 @@ class SearchBot:
     policy: str = "heuristic"
     horizon: str = "round"
     chunk: int = 4
+    selection: str = "uniform"
     name: str = "search"
     stats: SearchStats = field(default_factory=SearchStats, repr=False)
     game: KanaloaSearch = field(init=False, repr=False)
@@ -231,6 +239,8 @@ class SearchBot:
             raise ValueError("give a budget: rollouts=, time_ms= or both")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {POLICIES}, got {self.policy!r}")
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {SELECTIONS}, got {self.selection!r}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {HORIZONS}, got {self.horizon!r}")
         if isinstance(self.chunk, bool) or not isinstance(self.chunk, (int, np.integer)):
@@ -298,19 +308,28 @@ class SearchBot:
         `prior` breaks ties, `budget_s` is the wall time from `start` (None: no limit)."""
         b = len(masks)
         keys = decision_keys(view, seats, base)
+        total = np.zeros(masks.shape)  # value sums per action
+        count = np.zeros(masks.shape)  # samples per action
+        alive = masks.copy()  # the actions still in the running
         k = masks.sum(axis=1)
-        total = np.zeros(masks.shape)
-        count = np.zeros(b)
-        spent = np.zeros(b, dtype=np.int64)
+        # Sequential halving: ceil(log2 k) rounds share the budget; after each round
+        # the better half of the actions go on. Uniform: one round, every action.
+        if self.selection == "halving":
+            rounds = np.ceil(np.log2(k)).astype(np.int64)
+        else:
+            rounds = np.ones_like(k)
         deadline = None if budget_s is None else start + budget_s
         rnd = 0
         while True:
-            if self.rollouts is not None:
-                want = np.maximum(1, self.rollouts // k)
-                if deadline is not None:
-                    want = np.minimum(want - count.astype(np.int64), self.chunk)
+            n_alive = alive.sum(axis=1)
+            if deadline is None:
+                assert self.rollouts is not None
+                want = np.where(rnd < rounds, np.maximum(1, self.rollouts // (rounds * n_alive)), 0)
             else:
                 want = np.full(b, self.chunk)
+                if self.rollouts is not None:  # the cap: as many samples as untimed
+                    cap = np.maximum(1, self.rollouts // k)
+                    want = np.minimum(want, cap - count.max(axis=1).astype(np.int64))
             live = np.flatnonzero(want > 0)
             if live.size == 0:
                 break
@@ -319,26 +338,40 @@ class SearchBot:
                 self.game,
                 view.take(live),
                 seats[live],
-                masks[live],
+                alive[live],
                 want[live],
                 mix64(keys[live] ^ np.uint64(rnd)),
             )
             total[live] += np.nan_to_num(values) * want[live, None]
-            count[live] += want[live]
-            spent[live] += used
+            count[live] += alive[live] * want[live, None]
+            self.stats.rollouts += int(used.sum())
             rnd += 1
             if deadline is None:
-                break
+                halve = live[rnd < rounds[live]]
+                if halve.size:
+                    alive[halve] = _better_half(total[halve], count[halve], alive[halve])
+                continue
             now = time.perf_counter()
             if now + (now - t0) > deadline:
                 break
-        self.stats.rollouts += int(spent.sum())
-        mean = np.where(masks, total / count[:, None], -np.inf)
+        mean = np.where(alive, total / np.maximum(count, 1), -np.inf)
         best = mean.max(axis=1)
         # Among actions tied for the best value, the prior's choice (else the first).
         tied = mean >= best[:, None] - 1e-12
         keep_prior = tied[np.arange(b), prior]
         return np.where(keep_prior, prior, np.argmax(tied, axis=1)).astype(np.int64)
+
+
+def _better_half(total: np.ndarray, count: np.ndarray, alive: np.ndarray) -> np.ndarray:
+    """(b, A) bool: of each row's `alive` actions, the ceil(n / 2) best by mean value
+    (equal means: the lower action id)."""
+    mean = np.where(alive, total / np.maximum(count, 1), -np.inf)
+    order = np.argsort(-mean, axis=1, kind="stable")
+    keep = np.zeros_like(alive)
+    n = (alive.sum(axis=1) + 1) // 2
+    rank = np.arange(alive.shape[1])[None, :] < n[:, None]
+    np.put_along_axis(keep, order, rank, axis=1)
+    return keep & alive
 
 
 def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
