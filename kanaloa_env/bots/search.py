@@ -6,9 +6,12 @@ and plays each resulting game on with a default policy up to a horizon, all
 decisions of the batch, all samples and all actions as one engine batch. It plays
 the action with the best mean value (perfect-information Monte Carlo, "PIMC").
 
-The search itself (`evaluate_actions`) knows nothing of Kanaloa: a game gives it
-a `SearchGame` (sampling, the default policy, the horizon, the value of a stopped
-position). `KanaloaSearch` is Kanaloa's.
+The search itself (`evaluate_actions` and `SearchBot`'s budget loop) knows
+nothing of Kanaloa: it asks a `SearchGame` for everything game-specific (checking
+a call, keys from what a seat knows, sampling, stepping, the default policy, the
+horizon, the value of a stopped game, a cheap prior for ties). `KanaloaSearch`
+is Kanaloa's; another game (Kahuna: two players, a hidden hand each and a
+hidden pile) plugs in its own.
 """
 
 from __future__ import annotations
@@ -37,6 +40,15 @@ HORIZONS = ("round", "game")
 
 class SearchGame(Protocol):
     """What the search needs from a game (states are a `BatchedState` of that game)."""
+
+    def check(self, view: Any, seats: Any, masks: Any) -> tuple[Any, np.ndarray, np.ndarray]:
+        """Validate a bot call's `view`, (b,) `seats` and (b, A) `masks`; return them
+        as the game's state, intp seats and a bool array (TypeError/ValueError)."""
+        ...
+
+    def info_keys(self, view: Any, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        """(b,) uint64 keys from `base` and only what each seat knows of its game."""
+        ...
 
     def determinize(
         self, view: Any, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
@@ -275,7 +287,7 @@ class SearchBot:
                 mask row has no legal action or differs from the view's.
         """
         wall, cpu = time.perf_counter(), time.process_time()
-        view, seats, masks = _check_act(view, seats, masks)
+        view, seats, masks = self.game.check(view, seats, masks)
         if not isinstance(rng, np.random.Generator):
             raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         b = len(masks)
@@ -307,7 +319,7 @@ class SearchBot:
         """The best action of each decision (all have two or more legal actions);
         `prior` breaks ties, `budget_s` is the wall time from `start` (None: no limit)."""
         b = len(masks)
-        keys = decision_keys(view, seats, base)
+        keys = self.game.info_keys(view, seats, base)
         total = np.zeros(masks.shape)  # value sums per action
         count = np.zeros(masks.shape)  # samples per action
         alive = masks.copy()  # the actions still in the running
@@ -374,65 +386,6 @@ def _better_half(total: np.ndarray, count: np.ndarray, alive: np.ndarray) -> np.
     return keep & alive
 
 
-def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-    """(b,) uint64: a key per decision from `base` and what the seat knows of its game
-    (its hand and the public fields), so equal decisions get equal keys whatever
-    else is in the batch."""
-    b = view.batch_size
-    rows = np.arange(b)
-    h = mix64(np.full(b, base, dtype=np.uint64) ^ seats.astype(np.uint64))
-    parts = [view.hands[rows, seats]]
-    for name in (
-        "phase",
-        "round",
-        "current_player",
-        "leader",
-        "num_played",
-        "played",
-        "trump",
-        "pending",
-        "present_slots",
-    ):
-        parts.append(getattr(view, name))
-    for name in ("history", "progress", "boat_field", "announced", "voids", "tricks_won", "route"):
-        parts.extend(getattr(view, name).T)
-    for col in parts:
-        h = mix64(h ^ col.astype(np.int64).view(np.uint64))
-    return h
-
-
-def _check_act(
-    view: State | None, seats: np.ndarray | None, masks: np.ndarray
-) -> tuple[State, np.ndarray, np.ndarray]:
-    if view is None or seats is None:
-        raise TypeError(
-            "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
-        )
-    if not isinstance(view, State):
-        raise TypeError(f"view must be a kanaloa_env.core.State, got {type(view).__name__}")
-    masks = np.asarray(masks)
-    seats = np.asarray(seats)
-    if seats.dtype.kind not in "iu":
-        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
-    b = len(masks)
-    if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
-        raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
-    if view.batch_size != b or seats.shape != (b,):
-        raise ValueError(
-            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-        )
-    if (seats != view.current_player).any():
-        raise ValueError(
-            f"seats must be each game's player to act {view.current_player.tolist()}, "
-            f"got {seats.tolist()}"
-        )
-    if b and not masks.any(axis=1).all():
-        raise ValueError("every mask row needs at least one legal action")
-    if (masks & ~view.legal).any():
-        raise ValueError("masks allow an action the view's legal mask does not")
-    return view, seats.astype(np.intp), masks
-
-
 # ---- Kanaloa's pieces ------------------------------------------------------------------
 
 
@@ -447,6 +400,14 @@ class KanaloaSearch:
     rollout_policy: str = "heuristic"
     horizon: str = "round"
     _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
+
+    def check(
+        self, view: object, seats: object, masks: object
+    ) -> tuple[State, np.ndarray, np.ndarray]:
+        return _check_act(view, seats, masks)
+
+    def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        return decision_keys(view, seats, base)
 
     def determinize(
         self, view: State, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
@@ -536,3 +497,61 @@ WIN_WEIGHTS: dict[int, np.ndarray] = {
     4: np.array([0.468, 1.622, 0.035]),
     5: np.array([0.315, 2.258, 0.103]),
 }
+
+
+def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+    """(b,) uint64: a key per decision from `base` and what the seat knows of its game
+    (its hand and the public fields), so equal decisions get equal keys whatever
+    else is in the batch."""
+    b = view.batch_size
+    rows = np.arange(b)
+    h = mix64(np.full(b, base, dtype=np.uint64) ^ seats.astype(np.uint64))
+    parts = [view.hands[rows, seats]]
+    for name in (
+        "phase",
+        "round",
+        "current_player",
+        "leader",
+        "num_played",
+        "played",
+        "trump",
+        "pending",
+        "present_slots",
+    ):
+        parts.append(getattr(view, name))
+    for name in ("history", "progress", "boat_field", "announced", "voids", "tricks_won", "route"):
+        parts.extend(getattr(view, name).T)
+    for col in parts:
+        h = mix64(h ^ col.astype(np.int64).view(np.uint64))
+    return h
+
+
+def _check_act(view: object, seats: object, masks: object) -> tuple[State, np.ndarray, np.ndarray]:
+    """A bot call's arguments checked against each other (see `SearchBot.act`)."""
+    if view is None or seats is None:
+        raise TypeError(
+            "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
+        )
+    if not isinstance(view, State):
+        raise TypeError(f"view must be a kanaloa_env.core.State, got {type(view).__name__}")
+    masks = np.asarray(masks)
+    seats = np.asarray(seats)
+    if seats.dtype.kind not in "iu":
+        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+    b = len(masks) if masks.ndim else -1
+    if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
+        raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
+    if view.batch_size != b or seats.shape != (b,):
+        raise ValueError(
+            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
+        )
+    if (seats != view.current_player).any():
+        raise ValueError(
+            f"seats must be each game's player to act {view.current_player.tolist()}, "
+            f"got {seats.tolist()}"
+        )
+    if b and not masks.any(axis=1).all():
+        raise ValueError("every mask row needs at least one legal action")
+    if (masks & ~view.legal).any():
+        raise ValueError("masks allow an action the view's legal mask does not")
+    return view, seats.astype(np.intp), masks
