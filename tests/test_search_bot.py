@@ -9,7 +9,7 @@ import pytest
 from core.kit import ROUTE_4, load, make
 
 from kanaloa_env.arena import run_tournament
-from kanaloa_env.bots import BOT_NAMES, HeuristicBot, SearchBot, make_bot, public_view
+from kanaloa_env.bots import BOT_NAMES, HeuristicBot, SearchBot, make_bot, public_view, search
 from kanaloa_env.bots.search import KanaloaSearch, decision_keys, evaluate_actions, win_chances
 from kanaloa_env.core import Config, Phase, State, init, step
 from kanaloa_env.core.kanaloa.constants import card_from_name
@@ -85,6 +85,18 @@ def test_a_batch_acts_as_one_call_per_decision(selection: str) -> None:
     batch = ask(bot, real, idx, seed=5)
     alone = [int(ask(bot, real, idx[i : i + 1], seed=5)[0]) for i in idx]
     assert batch.tolist() == alone
+
+
+def test_searching_in_parts_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decisions split into engine batches of at most MAX_ROWS games get the same actions."""
+    real = State.concatenate(positions(Config(num_players=4), games=3, seed=2, every=7))
+    idx = np.arange(real.batch_size)
+    whole = SearchBot(rollouts=12, selection="halving")
+    expected = ask(whole, real, idx, seed=5)
+    monkeypatch.setattr(search, "MAX_ROWS", 20)
+    parts = SearchBot(rollouts=12, selection="halving")
+    assert ask(parts, real, idx, seed=5).tolist() == expected.tolist()
+    assert parts.stats.rollouts == whole.stats.rollouts
 
 
 def test_deterministic_for_a_seed() -> None:

@@ -34,6 +34,9 @@ from .heuristic import HeuristicBot
 __all__ = ["KanaloaSearch", "SearchBot", "SearchGame", "SearchStats", "evaluate_actions"]
 
 POLICIES = ("heuristic", "random")
+# Games played on in one engine batch: 2**17 states are 32 MB, the default policy's
+# temporaries a few times that.
+MAX_ROWS = 1 << 17
 SELECTIONS = ("halving", "uniform")
 HORIZONS = ("round", "game")
 
@@ -346,17 +349,23 @@ class SearchBot:
             if live.size == 0:
                 break
             t0 = time.perf_counter()
-            values, used = evaluate_actions(
-                self.game,
-                view.take(live),
-                seats[live],
-                alive[live],
-                want[live],
-                mix64(keys[live] ^ np.uint64(rnd)),
-            )
-            total[live] += np.nan_to_num(values) * want[live, None]
-            count[live] += alive[live] * want[live, None]
-            self.stats.rollouts += int(used.sum())
+            # Decisions in parts of at most MAX_ROWS games played on (memory; the
+            # engine's speed per game is flat well below that).
+            rows = np.cumsum(want[live] * n_alive[live])
+            part = (rows - 1) // MAX_ROWS
+            for p in np.unique(part):
+                g = live[part == p]
+                values, used = evaluate_actions(
+                    self.game,
+                    view.take(g),
+                    seats[g],
+                    alive[g],
+                    want[g],
+                    mix64(keys[g] ^ np.uint64(rnd)),
+                )
+                total[g] += np.nan_to_num(values) * want[g, None]
+                count[g] += alive[g] * want[g, None]
+                self.stats.rollouts += int(used.sum())
             rnd += 1
             if deadline is None:
                 halve = live[rnd < rounds[live]]
