@@ -131,10 +131,10 @@ def test_decision_keys_read_only_what_the_seat_knows() -> None:
 
 
 def test_rollout_budget_is_split_over_the_legal_actions() -> None:
-    """`rollouts` per decision: max(1, rollouts // legal) samples, each tried on every
-    legal action; decisions with one legal action are not searched."""
+    """Uniform selection: max(1, rollouts // legal) samples per decision, each tried on
+    every legal action; decisions with one legal action are not searched."""
     real = State.concatenate(positions(Config(num_players=4), games=4, seed=8, every=4))
-    bot = SearchBot(rollouts=20)
+    bot = SearchBot(rollouts=20, selection="uniform")
     ask(bot, real, np.arange(real.batch_size))
     k = real.legal.sum(axis=1)
     searched = k > 1

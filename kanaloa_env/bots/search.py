@@ -88,7 +88,8 @@ class SearchGame(Protocol):
 
 @dataclass
 class SearchStats:
-    """What a `SearchBot` has done since it was made (or `reset`)."""
+    """What a `SearchBot` has done since it was made (assign a new `SearchStats()` to
+    count afresh)."""
 
     calls: int = 0
     decisions: int = 0  # decisions asked for
@@ -224,12 +225,12 @@ class SearchBot:
         stats: counters of calls, decisions, rollouts and time (`SearchStats`).
     """
 
-    rollouts: int | None = 192
+    rollouts: int | None = 512
     time_ms: float | None = None
     policy: str = "heuristic"
     horizon: str = "round"
     chunk: int = 4
-    selection: str = "uniform"
+    selection: str = "halving"
     name: str = "search"
     stats: SearchStats = field(default_factory=SearchStats, repr=False)
     game: KanaloaSearch = field(init=False, repr=False)
