@@ -1,7 +1,7 @@
 """Batched bots: `act(observations, masks, rng) -> actions`, for every game of the package.
 
 `make_bot(spec, game=...)` builds one from a name ("random", and each game's own such
-as "heuristic"), a saved model path, a model, a function or a bot object;
+as "heuristic" and "search"), a saved model path, a model, a function or a bot object;
 `bot_actions` is how every layer calls one. Game-specific bots live with their game
 (`kanaloa_env.games.<game>`).
 """
@@ -19,6 +19,7 @@ __all__ = [
     "HeuristicBot",
     "MaskablePPOBot",
     "RandomBot",
+    "SearchBot",
     "bot_actions",
     "bot_names",
     "make_bot",
@@ -29,9 +30,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # Kanaloa's heuristic bot, importable from here as before; it lives with its game.
+    # Kanaloa's heuristic and search bots, importable from here without importing the
+    # game's modules (and their imports of this package) at package import time.
     if name == "HeuristicBot":
         from ..games.kanaloa.heuristic import HeuristicBot
 
         return HeuristicBot
+    if name == "SearchBot":
+        from .search import SearchBot
+
+        return SearchBot
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

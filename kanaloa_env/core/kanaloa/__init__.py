@@ -10,9 +10,11 @@ state = init(cfg, batch_size=8192, seed=0)
 mask = legal_action_mask(state)   # (B, 66) bool
 state = step(state, actions)      # actions: (B,) ints
 obs = observe(state)              # (B, OBS_DIM) float32
+samples = determinize(state, seats, n, rng)  # b * n states consistent with one seat's view
 ```
 """
 
+from .belief import count_deals, determinize, determinize_from_keys
 from .config import Config
 from .constants import NUM_ACTIONS, Phase, Suit
 from .masks import legal_action_mask
@@ -31,7 +33,10 @@ __all__ = [
     "Phase",
     "State",
     "Suit",
+    "count_deals",
     "decode",
+    "determinize",
+    "determinize_from_keys",
     "from_scenario",
     "init",
     "init_from_keys",

@@ -3,7 +3,8 @@
 The rules are the engine's (`kanaloa_env.core.kanaloa`, RULES.md); this sub-package
 adds what the layers above ask of a game: the text table (`text.py`), the picture
 (`image.py`), decisions in words (`describe.py`), moves at the terminal
-(`moves.py`) and the heuristic bot (`heuristic.py`).
+(`moves.py`) and the heuristic bot (`heuristic.py`); belief sampling is the engine's
+(`core.kanaloa.belief`), the search bot `kanaloa_env.bots.search`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...core import kanaloa as engine
+from ...core.kanaloa.belief import determinize
 from ...core.kanaloa.config import DOLPHIN_MODES, Config
 from ...core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, action_name
 from ...core.kanaloa.invariants import check_invariants, random_playthrough
@@ -136,6 +138,16 @@ class KanaloaGame(Game[State, Config]):
         view.hands[~keep] = 0
         view.key[...] = 0
         return view
+
+    def determinize(
+        self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
+    ) -> State:
+        return determinize(view, seats, n, rng)
+
+    def bot_factories(self) -> dict[str, Any]:
+        from ...bots.search import SearchBot
+
+        return {**super().bot_factories(), "search": SearchBot}
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner first, the others by progress (R9.1); a truncated game by progress."""

@@ -1,0 +1,568 @@
+"""Belief sampling (determinization): full states that agree with what one seat knows.
+
+A player at the table sees its own hand and everything public: the cards played
+this round (and so every player's hand size), the suits a player showed it lacks
+(`voids`, R4.3), announcements, tricks won, the route and the boats. It does not
+see the other hands, the cards left out of the deal (53 - 8P each round, R3.1), or
+the key that fixes the next deals. `determinize(state, seats, n, rng)` fills in
+that hidden part: it returns `n` complete states per game in which the other
+players' hands are a uniformly random deal among all deals consistent with what
+`seats` knows, and the key is fresh. Search bots (perfect-information Monte
+Carlo, information-set MCTS) simulate from such samples; belief models can be
+checked against them. docs/belief.md shows both uses.
+
+**What is consistent.** Every card neither in the seat's hand nor played this
+round is *hidden*: it is in another player's hand or out of the deal. A deal of
+the hidden cards is consistent when every other player gets exactly its hand size
+(`hand_sizes`) and no player gets a Tiki card of a suit it is void in (Kanaloa and
+octopus cards have no suit, R4.2, so voids never exclude them). Nothing else the
+rules reveal constrains the hands. The copies of a Kanaloa or octopus card are
+told apart, as in a shuffled deck, so a deal of card *types* comes with the
+probability of the number of ways the physical cards can make it (two hidden
+Kanaloa cards go one to each of two players twice as often as both to one).
+
+**Exactly uniform, by counting.** The sampler is exact sequential sampling:
+cards are grouped by which players may hold them (one group per pattern of
+voids: at most four groups of Tiki suits plus one group that anyone may hold),
+players with the same voids are merged (their union is split uniformly
+afterwards), and players without voids join the cards left out of the deal (the
+remainder, split uniformly). A dynamic program counts, with Python's exact
+integers, the deals that complete each partial choice of how many cards of each
+group go to each voided player; those counts are drawn group by group with
+probability proportional to the number of deals they leave (exact integer draws,
+`random.Random.randrange`); the cards inside each group are then dealt in a
+uniformly random order (64-bit hashes, see `rng`). Each consistent deal thus has
+exactly the same probability. Rejection sampling (deal uniformly, keep consistent
+deals) would be exact as well and is fast on most positions, but its cost grows
+with the inverse of its acceptance rate, which several voids late in a round
+push down: on the positions of 64 heuristic self-play games per table size,
+0.03%, 0.18% and 0.48% of the positions at 3, 4 and 5 players accept fewer than
+1% of the deals, the worst 5e-4 (`python benchmarks/bench_belief.py --games 64`).
+The counting sampler's cost does not depend on how unlikely the voids make a
+deal, and a search bot needs every decision's samples on time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..rng import draws, mix64
+from . import masks
+from .constants import (
+    DECK_SIZE,
+    HAND_SIZE,
+    KANALOA_BITS,
+    NUM_KANALOA,
+    NUM_OCTOPUS,
+    NUM_SUITS,
+    OCTOPUS_BITS,
+    SUIT_BITS,
+    TIKI_BITS,
+)
+from .state import State
+
+__all__ = [
+    "count_deals",
+    "determinize",
+    "determinize_from_keys",
+    "hand_sizes",
+    "hidden_cards",
+]
+
+_ALL_BITS = TIKI_BITS | KANALOA_BITS | OCTOPUS_BITS
+_CARD_BITS = np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64))
+# Suit of each physical card (bit): 0..3, or 4 for a Kanaloa or octopus copy.
+_BIT_SUIT = np.array([c // 12 for c in range(48)] + [NUM_SUITS] * 5, dtype=np.int64)
+_MAX_GROUPS = NUM_SUITS + 1  # at most four restricted Tiki groups and the open group
+_MAX_CLASSES = NUM_SUITS  # voided classes: distinct void sets of at most four opponents
+_POOL = _MAX_CLASSES  # the class of hidden cards no voided player gets
+_NONE = _MAX_CLASSES + 1  # not a hidden card
+_SORT_SHIFT = np.uint64(58)  # group or class in the top bits of a sort key, hash below
+# Independent hash streams per sample (the `round` argument of `rng.draws`).
+_STREAM_GROUP_ORDER, _STREAM_CLASS_ORDER, _STREAM_KEY = 1, 2, 3
+_FACTORIAL = [math.factorial(k) for k in range(DECK_SIZE + 1)]
+
+
+def hand_sizes(state: State) -> np.ndarray:
+    """(B, P) int64: the number of cards each player holds, from public information.
+
+    Every player starts the round with 8 cards (R3.1) and plays one per completed
+    trick; the cards of the current trick (`num_played - P * trick_number`) came
+    from its leader and the seats after it in turn order.
+    """
+    P = state.num_players
+    done = state.trick_number.astype(np.int64)
+    in_trick = state.num_played.astype(np.int64) - done * P
+    rel = (np.arange(P)[None, :] - state.leader.astype(np.int64)[:, None]) % P
+    return HAND_SIZE - done[:, None] - (rel < in_trick[:, None])
+
+
+def hidden_cards(state: State, seats: np.ndarray | int) -> np.ndarray:
+    """(B,) uint64: the physical cards `seats` cannot see (not in its hand, not played).
+
+    Tiki cards are their own bits. Of the Kanaloa (octopus) copies, as many as are
+    neither held by the seat nor played are hidden; they are given the highest copy
+    bits the seat does not hold (which copy a player holds never matters: a play
+    removes the lowest copy it holds, `played` records copies from the lowest up).
+    """
+    B = state.batch_size
+    seat = _check_seats(state, seats)
+    own = state.hands[np.arange(B), seat]
+    played = state.played
+    hidden = TIKI_BITS & ~own & ~played
+    for bits, copies in ((KANALOA_BITS, NUM_KANALOA), (OCTOPUS_BITS, NUM_OCTOPUS)):
+        free = bits & ~own
+        held = np.bitwise_count(own & bits).astype(np.int64)
+        count = copies - held - np.bitwise_count(played & bits).astype(np.int64)
+        # Drop the lowest free bits until `count` remain (at most 3 rounds).
+        extra = np.bitwise_count(free).astype(np.int64) - count
+        for _ in range(max(NUM_KANALOA, NUM_OCTOPUS)):
+            drop = extra > 0
+            free = np.where(drop, free & (free - np.uint64(1)), free)
+            extra -= drop
+        hidden |= np.where(count > 0, free, np.uint64(0))
+    return hidden
+
+
+def determinize(
+    state: State,
+    seats: np.ndarray | Sequence[int] | int,
+    n: int | np.ndarray | Sequence[int],
+    rng: np.random.Generator | int,
+) -> State:
+    """Sample full states consistent with what `seats` knows, `n` per game.
+
+    Args:
+        state: a batch of `b` games: the real state or the seat's public view
+            (`kanaloa_env.bots.public_view(state, seats)`); only the seat's own
+            hand and public fields are read, never another hand or the key.
+        seats: (b,) ints or one int, the seat whose knowledge each game's samples
+            respect (usually the player to act).
+        n: samples per game, an int >= 1, or (b,) ints >= 1 (game i gets n[i]).
+        rng: a `numpy.random.Generator` (or an int seed for one): one 64-bit draw
+            per game seeds that game's samples (`determinize_from_keys`).
+
+    Returns:
+        A `State` of `b * n` games (`sum(n)` for per-game counts), game-major:
+        rows `i*n .. i*n+n-1` are game i's samples. Each equals game i except the
+        other players' hands (a uniformly random consistent deal, see the module
+        docstring), the key (fresh, so later deals differ between samples) and the
+        cached legal mask (recomputed: it is the player to act's, and that may be
+        another seat). Each passes `kanaloa_env.testing.check_invariants`, and
+        `observe(sample, seat)` equals `observe(state, seat)`.
+
+    Raises:
+        TypeError: `state` is not a `State`, `seats` or `n` are not integers,
+            `rng` is neither a Generator nor an int.
+        ValueError: a seat outside 0..P-1, `n < 1`, shapes that disagree, or a
+            game no deal is consistent with (a hand of the wrong size, more voids
+            than the hidden cards allow: a state the rules cannot reach).
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        rng = np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}"
+        )
+    _check_seats(state, seats)
+    _check_counts(state, n)
+    keys = rng.integers(
+        0, np.iinfo(np.uint64).max, size=state.batch_size, dtype=np.uint64, endpoint=True
+    )
+    return determinize_from_keys(state, seats, n, keys)
+
+
+def determinize_from_keys(
+    state: State,
+    seats: np.ndarray | Sequence[int] | int,
+    n: int | np.ndarray | Sequence[int],
+    keys: np.ndarray,
+) -> State:
+    """`determinize` with one uint64 key per game instead of a generator.
+
+    Game i's samples depend only on game i, `seats[i]`, `n[i]` and `keys[i]`, not
+    on the other games of the batch: a batch gives the same samples as one call
+    per game with the same keys.
+
+    Args:
+        state, seats, n: as for `determinize`.
+        keys: (b,) uint64 keys (`rng.game_keys` makes them from a seed and ids).
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+    seat = _check_seats(state, seats)
+    counts = _check_counts(state, n)
+    keys = np.asarray(keys)
+    if keys.dtype != np.uint64 or keys.shape != (state.batch_size,):
+        raise ValueError(
+            f"keys must be a ({state.batch_size},) uint64 array, got {keys.dtype} {keys.shape}"
+        )
+    return _sample(state, seat, counts, keys)
+
+
+def count_deals(state: State, seats: np.ndarray | Sequence[int] | int) -> list[int]:
+    """Per game, the exact number of deals of the hidden cards consistent with what
+    `seats` knows (`determinize` draws each of them with the same probability).
+
+    A deal gives every other player its hand and leaves the rest out of the deal;
+    physical cards are told apart, the cards out of the deal are a set. Without
+    voids this is `H! / (prod h_p! * (53 - 8P)!)` for `H` hidden cards; every void
+    shrinks it; 0 when the voids allow no deal at all. Python ints (they exceed
+    2**64).
+
+    Raises:
+        TypeError, ValueError: as `determinize` (but voids that allow no deal give 0).
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+    seat = _check_seats(state, seats)
+    sizes, hidden, _, suit_count, voids = _prepare(state, seat)
+    out = []
+    for g in range(state.batch_size):
+        lay = _layout(sizes[g], voids[g], int(seat[g]), suit_count[g])
+        total = lay.counter.ways(0, lay.caps)
+        for members, cap in zip(lay.classes, lay.caps, strict=True):
+            total *= _multinomial(cap, [int(sizes[g, p]) for p in members])
+        pool = int(np.bitwise_count(hidden[g])) - sum(lay.caps)
+        total *= _multinomial(pool, [int(sizes[g, p]) for p in lay.pool])
+        out.append(total)
+    return out
+
+
+def _multinomial(total: int, parts: list[int]) -> int:
+    """total! / (prod parts! * (total - sum parts)!)."""
+    out = _FACTORIAL[total] // _FACTORIAL[total - sum(parts)]
+    for k in parts:
+        out //= _FACTORIAL[k]
+    return out
+
+
+# ---- checks ----------------------------------------------------------------------
+
+
+def _check_seats(state: State, seats: object) -> np.ndarray:
+    """(B,) intp seats from one int or B ints in 0..P-1."""
+    B, P = state.batch_size, state.num_players
+    s = np.asarray(seats)
+    if s.dtype.kind not in "iu" or s.dtype == bool:
+        raise TypeError(f"seats must be an int or ({B},) ints in 0..{P - 1}, got {seats!r}")
+    if s.ndim == 0:
+        s = np.full(B, s, dtype=np.intp)
+    elif s.shape != (B,):
+        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
+    if ((s < 0) | (s >= P)).any():
+        raise ValueError(f"seats must be in 0..{P - 1}, got {np.asarray(seats).tolist()}")
+    return s.astype(np.intp)
+
+
+def _check_counts(state: State, n: object) -> np.ndarray:
+    """(B,) int64 samples per game from one int or B ints, each >= 1."""
+    B = state.batch_size
+    c = np.asarray(n)
+    if c.dtype.kind not in "iu" or c.dtype == bool:
+        raise TypeError(f"n must be an int >= 1 or ({B},) such ints, got {n!r}")
+    if c.ndim == 0:
+        c = np.full(B, c, dtype=np.int64)
+    elif c.shape != (B,):
+        raise ValueError(f"n must be an int or a ({B},) array, got shape {c.shape}")
+    if (c < 1).any():
+        raise ValueError(f"n must be >= 1, got {np.asarray(n).tolist()}")
+    return c.astype(np.int64)
+
+
+# ---- counting the deals ----------------------------------------------------------
+
+
+class _DealCounter:
+    """Counts and draws how many cards of each restricted group each voided class gets.
+
+    `groups` holds, per restricted group, (mask of the classes allowed to hold its
+    cards, number of its cards); `open_size` is the number of cards every class may
+    hold; a class's capacity is its players' total hand size. `ways(j, r)` is the
+    number of ways to give the classes, from groups j.. and the open group, exactly
+    `r` more cards each (the rest going to the pool of unvoided players and cards
+    out of the deal); the pool's own arrangements are the same for every choice and
+    are not counted.
+    """
+
+    def __init__(self, groups: tuple[tuple[int, int], ...], open_size: int) -> None:
+        self.groups = groups
+        self.open_size = open_size
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._choices: dict[
+            tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]
+        ] = {}
+
+    def ways(self, j: int, r: tuple[int, ...]) -> int:
+        if j == len(self.groups):
+            left = self.open_size - sum(r)
+            if left < 0:
+                return 0
+            out = _FACTORIAL[self.open_size] // _FACTORIAL[left]
+            for k in r:
+                out //= _FACTORIAL[k]
+            return out
+        key = (j, r)
+        if key not in self._ways:
+            cum = self.choices(j, r)[1]
+            self._ways[key] = cum[-1] if cum else 0
+        return self._ways[key]
+
+    def choices(self, j: int, r: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[int]]:
+        """The possible counts of group j per class given capacities `r`, and their
+        cumulative numbers of completing deals."""
+        key = (j, r)
+        if key in self._choices:
+            return self._choices[key]
+        allowed, size = self.groups[j]
+        ranges = [
+            range(min(cap, size) + 1) if allowed >> v & 1 else range(1) for v, cap in enumerate(r)
+        ]
+        options: list[tuple[int, ...]] = []
+        cum: list[int] = []
+        total = 0
+        for take in itertools.product(*ranges):
+            used = sum(take)
+            if used > size:
+                continue
+            rest = tuple(a - t for a, t in zip(r, take, strict=True))
+            w = self.ways(j + 1, rest)
+            if w == 0:
+                continue
+            # Which cards of the group: size! / (prod take! (size - used)!).
+            w *= _FACTORIAL[size] // _FACTORIAL[size - used]
+            for t in take:
+                w //= _FACTORIAL[t]
+            total += w
+            options.append(take)
+            cum.append(total)
+        self._choices[key] = (options, cum)
+        return options, cum
+
+    def draw(self, caps: tuple[int, ...], rnd: random.Random) -> list[tuple[int, ...]]:
+        """Per group (the restricted ones, then the open one), the cards each class
+        gets, drawn with probability proportional to the deals they leave."""
+        out = []
+        r = caps
+        for j in range(len(self.groups)):
+            options, cum = self.choices(j, r)
+            take = options[bisect_right(cum, rnd.randrange(cum[-1]))]
+            out.append(take)
+            r = tuple(a - t for a, t in zip(r, take, strict=True))
+        out.append(r)  # the open group fills what is left
+        return out
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """One game's hidden cards as the sampler sees them.
+
+    `classes`: the voided players, grouped by equal void sets (each a list of
+    seats); `caps`: each class's total hand size; `pool`: the other players with
+    cards (no voids), who share the cards no class gets with the cards out of the
+    deal. `group_of_suit` (5,): the group of each suit's hidden cards (the
+    specials, index 4, are in the open group, the last); `group_sizes`: hidden
+    cards per group; `counter` counts the deals of the restricted groups.
+    """
+
+    classes: list[list[int]]
+    caps: tuple[int, ...]
+    pool: list[int]
+    group_of_suit: np.ndarray
+    group_sizes: list[int]
+    counter: _DealCounter
+
+
+def _layout(sizes: np.ndarray, voids: np.ndarray, me: int, suit_count: np.ndarray) -> _Layout:
+    """The `_Layout` of one game from its (P,) hand sizes and voids, the seat `me` and
+    the (5,) hidden cards per suit (specials last)."""
+    by_voids: dict[int, list[int]] = {}
+    pool: list[int] = []
+    for p in range(len(sizes)):
+        if p == me or sizes[p] == 0:
+            continue
+        v = int(voids[p])
+        if v:
+            by_voids.setdefault(v, []).append(p)
+        else:
+            pool.append(p)
+    order = sorted(by_voids, key=lambda v: by_voids[v][0])
+    classes = [by_voids[v] for v in order]
+    caps = tuple(int(sizes[members].sum()) for members in classes)
+    full = (1 << len(classes)) - 1
+    # The classes allowed to hold each suit; suits with one pattern form a group.
+    pattern = [sum(1 << k for k, v in enumerate(order) if not v >> s & 1) for s in range(NUM_SUITS)]
+    restricted = sorted({x for x in pattern if x != full})
+    group_of_suit = [restricted.index(x) if x != full else len(restricted) for x in pattern]
+    group_of_suit.append(len(restricted))  # the specials: anyone may hold them
+    group_sizes = [0] * (len(restricted) + 1)
+    for s in range(NUM_SUITS + 1):
+        group_sizes[group_of_suit[s]] += int(suit_count[s])
+    counter = _counter(tuple(zip(restricted, group_sizes[:-1], strict=True)), group_sizes[-1])
+    return _Layout(
+        classes, caps, pool, np.array(group_of_suit, dtype=np.int64), group_sizes, counter
+    )
+
+
+@lru_cache(maxsize=4096)
+def _counter(groups: tuple[tuple[int, int], ...], open_size: int) -> _DealCounter:
+    """A `_DealCounter`, shared by the positions with the same groups (its tables are
+    filled as they are asked for, so a repeated position costs nothing more)."""
+    return _DealCounter(groups, open_size)
+
+
+# ---- sampling --------------------------------------------------------------------
+
+
+def _prepare(
+    state: State, seat: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Hand sizes (B, P), hidden cards (B,), own hands (B,), hidden cards per suit
+    (B, 5, specials last) and voids (B, P) of the games, checked for consistency."""
+    B = state.batch_size
+    games = np.arange(B)
+    sizes = hand_sizes(state)
+    own = state.hands[games, seat]
+    own_size = np.bitwise_count(own & _ALL_BITS).astype(np.int64)
+    bad = np.flatnonzero(own_size != sizes[games, seat])
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"game {g}: seat {int(seat[g])} holds {int(own_size[g])} cards but the tricks "
+            f"played leave it {int(sizes[g, seat[g]])} (not a reachable position)"
+        )
+    bad = np.flatnonzero(own & state.played & TIKI_BITS)
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"game {g}: seat {int(seat[g])} holds a card that was played this round "
+            "(not a reachable position)"
+        )
+    hidden = hidden_cards(state, seat)
+    expected = DECK_SIZE - own_size - state.num_played.astype(np.int64)
+    bad = np.flatnonzero(np.bitwise_count(hidden).astype(np.int64) != expected)
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"game {g}: the seat's hand and the cards played leave "
+            f"{int(np.bitwise_count(hidden[g]))} hidden cards, not {int(expected[g])} "
+            "(a card held and played, or too many copies of a special card)"
+        )
+    suit_count = np.stack(
+        [np.bitwise_count(hidden & SUIT_BITS[s]) for s in range(NUM_SUITS)]
+        + [np.bitwise_count(hidden & (KANALOA_BITS | OCTOPUS_BITS))],
+        axis=1,
+    ).astype(np.int64)
+    voids = (state.voids & np.uint8(15)).astype(np.int64)
+    return sizes, hidden, own, suit_count, voids
+
+
+def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray) -> State:
+    B, P = state.batch_size, state.num_players
+    games = np.arange(B)
+    sizes, hidden, own, suit_count, voids = _prepare(state, seat)
+    card_hidden = (hidden[:, None] & _CARD_BITS[None, :]) != 0  # (B, 53)
+
+    # Per game: the card groups and classes (Python; the deal itself is vectorised).
+    R = int(counts.sum())
+    card_group = np.full((B, DECK_SIZE), _NONE, dtype=np.int64)  # group of each card
+    group_start = np.zeros((B, _MAX_GROUPS + 1), dtype=np.int64)  # start in sorted order
+    member_seat = np.full((B, _MAX_CLASSES + 1, P), -1, dtype=np.int64)
+    member_end = np.full((B, _MAX_CLASSES + 1, P), DECK_SIZE + 1, dtype=np.int64)
+    take = np.zeros((R, _MAX_GROUPS, _MAX_CLASSES), dtype=np.int64)
+    row = 0
+    for g in range(B):
+        lay = _layout(sizes[g], voids[g], int(seat[g]), suit_count[g])
+        if lay.counter.ways(0, lay.caps) == 0:
+            raise ValueError(
+                f"game {g}: no deal of the hidden cards is consistent with the hand sizes "
+                f"{sizes[g].tolist()} and voids {voids[g].tolist()} (not a reachable position)"
+            )
+        n_groups = len(lay.group_sizes)
+        card_group[g] = np.where(card_hidden[g], lay.group_of_suit[_BIT_SUIT], _NONE)
+        group_start[g, 1 : n_groups + 1] = np.cumsum(lay.group_sizes)
+        group_start[g, n_groups + 1 :] = group_start[g, n_groups]
+        for k, members in enumerate(lay.classes):
+            member_seat[g, k, : len(members)] = members
+            member_end[g, k, : len(members)] = np.cumsum(sizes[g, members])
+        # (the pool's cards past the unvoided players' hands are out of the deal)
+        member_seat[g, _POOL, : len(lay.pool)] = lay.pool
+        member_end[g, _POOL, : len(lay.pool)] = np.cumsum(sizes[g, lay.pool])
+        rnd = random.Random(int(keys[g]))
+        for _ in range(int(counts[g])):
+            # Per group (the open one last), the cards each class gets.
+            for j, t in enumerate(lay.counter.draw(lay.caps, rnd)):
+                take[row, j, : len(t)] = t
+            row += 1
+
+    # The deal, vectorised over the samples: each group in a random order, its first
+    # cards to the classes by the drawn counts, the rest to the pool; then each
+    # class in a random order, split among its players by hand size.
+    game = np.repeat(games, counts)
+    index = np.arange(R) - np.repeat(np.cumsum(counts) - counts, counts)
+    sample_keys = mix64(keys[game] ^ mix64(index.astype(np.uint64)))
+    cg = card_group[game]  # (R, 53)
+    pos = _random_positions(cg, sample_keys, _STREAM_GROUP_ORDER)
+    rank = pos - np.take_along_axis(group_start[game], cg, axis=1)
+    ends = np.cumsum(take, axis=2)  # (R, groups, classes)
+    rr, cc = np.nonzero(cg != _NONE)  # the hidden cards of every sample
+    g_of = cg[rr, cc]
+    cls = np.full((R, DECK_SIZE), _NONE, dtype=np.int64)
+    # The number of class ends at or below the card's rank: its class, _POOL past all.
+    cls[rr, cc] = (rank[rr, cc, None] >= ends[rr, g_of]).sum(axis=1)
+    pos = _random_positions(cls, sample_keys, _STREAM_CLASS_ORDER)
+    class_start = np.zeros((R, _NONE + 1), dtype=np.int64)
+    for k in range(_NONE):
+        class_start[:, k + 1] = class_start[:, k] + (cls == k).sum(axis=1)
+    rank = pos - np.take_along_axis(class_start, cls, axis=1)
+    c_of = cls[rr, cc]
+    member = (rank[rr, cc, None] >= member_end[game[rr], c_of]).sum(axis=1)
+    target = np.full((R, DECK_SIZE), -1, dtype=np.int64)
+    target[rr, cc] = member_seat[game[rr], c_of, member]
+
+    out = state.take(game)
+    for p in range(P):
+        out.hands[:, p] = np.where(target == p, _CARD_BITS, np.uint64(0)).sum(axis=1)
+    out.hands[np.arange(R), seat[game]] = own[game]
+    out.key[:] = draws(sample_keys, _STREAM_KEY, 1)[:, 0]
+    masks.refresh(out)
+    return out
+
+
+def _random_positions(labels: np.ndarray, sample_keys: np.ndarray, stream: int) -> np.ndarray:
+    """(R, 53) int64: each card's position when row r's cards are sorted by label and,
+    within a label, put in a uniformly random order.
+
+    The order within a label is that of one random 64-bit word per card (`rng.draws`
+    of the row's key), of which the top 58 bits sort below the label's 6. A row
+    where two cards of one label (other than `_NONE`) draw equal words, odds
+    ~2**-47, is drawn again from a further stream, so that no tie breaks the order.
+    """
+    R, C = labels.shape
+    pos = np.empty((R, C), dtype=np.int64)
+    todo = np.arange(R)
+    attempt = 0
+    while todo.size:
+        words = draws(sample_keys[todo], stream + 16 * attempt, C)
+        key = (labels[todo].astype(np.uint64) << _SORT_SHIFT) | (words >> np.uint64(6))
+        order = np.argsort(key, axis=1)
+        part = np.empty((len(todo), C), dtype=np.int64)
+        np.put_along_axis(part, order, np.arange(C)[None, :], axis=1)
+        pos[todo] = part
+        sorted_key = np.take_along_axis(key, order, axis=1)
+        tied = (sorted_key[:, 1:] == sorted_key[:, :-1]) & (
+            sorted_key[:, 1:] >> _SORT_SHIFT != np.uint64(_NONE)
+        )
+        todo = todo[tied.any(axis=1)]
+        attempt += 1
+    return pos
