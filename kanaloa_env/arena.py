@@ -786,7 +786,8 @@ def _parser() -> argparse.ArgumentParser:
         nargs="+",
         required=True,
         metavar="BOT",
-        help="entrants: 'random', 'heuristic' or a saved MaskablePPO model (.zip); "
+        help="entrants: 'random', 'heuristic', 'ppo' (the shipped trained policy), a policy "
+        "file (.npz) or a saved MaskablePPO model (.zip, unpickled: trusted files only); "
         "at least --players of them, repeats allowed (named bot#2, ...)",
     )
     p.add_argument(

@@ -363,7 +363,8 @@ def _build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["heuristic"],
         metavar="BOT",
-        help="the other seats' bots in seat order: 'random', 'heuristic' or a model .zip; "
+        help="the other seats' bots in seat order: 'random', 'heuristic', 'ppo', a policy "
+        ".npz or a model .zip; "
         "one name fills every seat (default: heuristic)",
     )
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: a random one)")

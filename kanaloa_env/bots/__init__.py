@@ -1,12 +1,13 @@
 """Batched bots: `act(observations, masks, rng) -> actions`.
 
-`make_bot(spec)` builds one from a name ("random", "heuristic"), a saved model
-path or a bot object.
+`make_bot(spec)` builds one from a name ("random", "heuristic", "ppo"), a policy
+file (`.npz`), a saved model path or a bot object.
 """
 
 from .base import Bot, RandomBot, public_view, sample_legal
 from .heuristic import HeuristicBot
 from .model import CallableBot, MaskablePPOBot  # torch is imported only when a model loads
+from .policy_file import PolicyBot  # likewise
 from .registry import BOT_NAMES, make_bot, needs_observations
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "CallableBot",
     "HeuristicBot",
     "MaskablePPOBot",
+    "PolicyBot",
     "RandomBot",
     "make_bot",
     "needs_observations",

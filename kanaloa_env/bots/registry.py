@@ -1,8 +1,10 @@
-"""Build bots from short specs: `"random"`, `"heuristic"`, a saved model path, or a bot object.
+"""Build bots from short specs: a name, a saved model path, or a bot object.
 
 ```python
 from kanaloa_env.bots import make_bot
 bot = make_bot("heuristic")
+bot = make_bot("ppo")                           # the shipped trained policy (docs/models.md)
+bot = make_bot("runs/ppo_bot_4p/policy.npz")    # a weights-only policy file (bots.policy_file)
 bot = make_bot("runs/maskable_ppo/model.zip")   # a MaskablePPO model (kanaloa_env.bots.model)
 ```
 """
@@ -16,13 +18,23 @@ from typing import Any
 from .base import Bot, RandomBot
 from .heuristic import HeuristicBot
 
+
+def _shipped_policy() -> Any:
+    """The "ppo" bot: the shipped policy files, one network per table size they cover."""
+    from .policy_file import PolicyBot  # needs torch only when it is asked for
+
+    return PolicyBot.shipped()
+
+
 #: Bot names `make_bot` understands, with their factories.
 BOT_FACTORIES: dict[str, Callable[[], Any]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "ppo": _shipped_policy,
 }
 BOT_NAMES: tuple[str, ...] = tuple(BOT_FACTORIES)
 MODEL_SUFFIX = ".zip"
+POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_file)
 
 
 def is_bot(obj: object) -> bool:
@@ -34,17 +46,23 @@ def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
     """A bot from a spec.
 
     Args:
-        spec: a bot name (`BOT_NAMES`: "random", "heuristic"); a path to a saved
-            MaskablePPO model `.zip` (loaded with
-            `kanaloa_env.bots.model.MaskablePPOBot.load`); or an object that
-            already follows the bot protocol (returned as is).
+        spec: a bot name (`BOT_NAMES`: "random", "heuristic", "ppo": the shipped
+            trained policy, for the table sizes it has networks for, see
+            docs/models.md); a path to a weights-only policy file `.npz`
+            (`kanaloa_env.bots.policy_file.PolicyBot.load`, no code runs on load) or
+            to a saved MaskablePPO model `.zip` (loaded with
+            `kanaloa_env.bots.model.MaskablePPOBot.load`, which unpickles: only
+            files you trust); or an object that already follows the bot protocol
+            (returned as is).
 
     Returns:
         The bot.
 
     Raises:
         ValueError: an unknown name (the message lists the known names), a model
-            file that does not exist, cannot be read or cannot be loaded.
+            file that does not exist, cannot be read or cannot be loaded, or a
+            policy bot ("ppo", `.npz`) without torch (the message says to install
+            the `train` extra).
         TypeError: `spec` is neither a string, a path nor a bot (a bot class
             rather than an instance included).
     """
@@ -62,25 +80,42 @@ def make_bot(spec: str | os.PathLike[str] | Bot) -> Bot:
         )
     text = os.fspath(spec)
     if text in BOT_FACTORIES:
-        return BOT_FACTORIES[text]()
+        try:
+            return BOT_FACTORIES[text]()
+        except ImportError as exc:  # the message says which extra to install
+            raise ValueError(f"cannot make bot {text!r}: {exc}") from exc
     if looks_like_path(text):
         return load_model_bot(text)
     raise ValueError(
-        f"unknown bot {text!r}: use one of {list(BOT_NAMES)} or the path of a saved "
-        f"model ({MODEL_SUFFIX})"
+        f"unknown bot {text!r}: use one of {list(BOT_NAMES)} or the path of a policy "
+        f"file ({POLICY_SUFFIX}) or a saved model ({MODEL_SUFFIX})"
     )
 
 
 def looks_like_path(text: str) -> bool:
-    """Whether a spec names a file rather than a bot: a `.zip` suffix, a separator, or a file."""
-    return text.endswith(MODEL_SUFFIX) or os.sep in text or "/" in text or os.path.isfile(text)
+    """Whether a spec names a file rather than a bot: a `.zip` or `.npz` suffix, a separator,
+    or a file."""
+    return (
+        text.endswith((MODEL_SUFFIX, POLICY_SUFFIX))
+        or os.sep in text
+        or "/" in text
+        or os.path.isfile(text)
+    )
 
 
 def load_model_bot(path: str) -> Bot:
-    """Load a saved MaskablePPO model as a bot, with a clear error when that is impossible.
+    """Load a policy file (`.npz`) or a saved MaskablePPO model as a bot, with a clear
+    error when that is impossible.
 
     As with stable-baselines3's `load`, `path` may leave out the `.zip` suffix.
     """
+    if path.endswith(POLICY_SUFFIX):
+        from .policy_file import PolicyBot
+
+        try:
+            return PolicyBot.load(path)
+        except ImportError as exc:
+            raise ValueError(f"cannot load policy {path!r}: {exc}") from exc
     if not os.path.isfile(path) and os.path.isfile(path + MODEL_SUFFIX):
         path += MODEL_SUFFIX
     if not os.path.isfile(path):
@@ -108,7 +143,10 @@ def bot_label(spec: str | os.PathLike[str] | Bot, bot: Bot) -> str:
         if text in BOT_FACTORIES:
             return text
         base = os.path.basename(text.rstrip("/\\")) or text
-        return base[: -len(MODEL_SUFFIX)] if base.endswith(MODEL_SUFFIX) else base
+        for suffix in (MODEL_SUFFIX, POLICY_SUFFIX):
+            if base.endswith(suffix):
+                return base[: -len(suffix)]
+        return base
     return str(getattr(bot, "name", None) or type(bot).__name__)
 
 
