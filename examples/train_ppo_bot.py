@@ -266,7 +266,8 @@ def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any) -> None:
             for lo in range(0, len(perm), args.bc_batch_size):
                 step = min(chunk * steps_per_chunk + len(losses), total_steps)
                 for group in opt.param_groups:  # cosine from bc_lr to 0 over the whole stage
-                    group["lr"] = args.bc_lr * 0.5 * (1 + np.cos(np.pi * step / total_steps))
+                    # A Python float: a numpy scalar would not reload with weights_only=True.
+                    group["lr"] = float(args.bc_lr * 0.5 * (1 + np.cos(np.pi * step / total_steps)))
                 i = perm[lo : lo + args.bc_batch_size]
                 values, log_prob, _ = policy.evaluate_actions(
                     obs[i], actions[i], action_masks=masks[i].numpy()

@@ -101,6 +101,7 @@ def test_round_trip_gives_identical_arrays_and_actions(tmp_path: Path) -> None:
     w = random_weights()
     path = tmp_path / "p.npz"
     save_policy(path, w)
+    assert path.stat().st_mode & 0o777 == 0o644  # readable by others, unlike a temp file
     back = load_policy(path)
     assert back.metadata == w.metadata
     for (w1, b1), (w2, b2) in zip(w.layers, back.layers, strict=True):

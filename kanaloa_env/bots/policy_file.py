@@ -334,6 +334,8 @@ def save_policy(path: str | os.PathLike[str], weights: PolicyWeights) -> None:
         np.savez(f, allow_pickle=False, **cast(dict[str, Any], arrays))
         f.flush()
         os.fsync(f.fileno())
+        # The temporary file is private (0600); a policy file is meant to be shared.
+        os.chmod(tmp, 0o644)
 
 
 def make_metadata(
