@@ -97,13 +97,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     g.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
     g.add_argument("--batch-size", type=int, default=4096, help="PPO minibatch size")
     g.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
-    g.add_argument("--learning-rate", type=float, default=1e-4, help="initial Adam learning rate")
+    g.add_argument("--learning-rate", type=float, default=3e-4, help="initial Adam learning rate")
     g.add_argument(
-        "--learning-rate-final", type=float, default=1e-5, help="learning rate at the end (linear)"
+        "--learning-rate-final", type=float, default=3e-5, help="learning rate at the end (linear)"
     )
     g.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
     g.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
-    g.add_argument("--clip-range", type=float, default=0.1, help="PPO clip range")
+    g.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
     g.add_argument("--ent-coef", type=float, default=0.001, help="entropy bonus coefficient")
     g.add_argument("--vf-coef", type=float, default=0.5, help="value loss coefficient")
     g.add_argument(
