@@ -1,7 +1,7 @@
 """Batched bots: `act(observations, masks, rng) -> actions`, for every game of the package.
 
 `make_bot(spec, game=...)` builds one from a name ("random", and each game's own such
-as "heuristic" and "search"), a saved model path, a model, a function or a bot object;
+as "heuristic", "search" and Kanaloa's "ppo"), a policy file (`.npz`), a saved model path, a model, a function or a bot object;
 `bot_actions` is how every layer calls one. Game-specific bots live with their game
 (`kanaloa_env.games.<game>`).
 """
@@ -18,6 +18,7 @@ __all__ = [
     "CallableBot",
     "HeuristicBot",
     "MaskablePPOBot",
+    "PolicyBot",
     "RandomBot",
     "SearchBot",
     "bot_actions",
@@ -36,6 +37,10 @@ def __getattr__(name: str) -> Any:
         from ..games.kanaloa.heuristic import HeuristicBot
 
         return HeuristicBot
+    if name == "PolicyBot":
+        from .policy_file import PolicyBot
+
+        return PolicyBot
     if name == "SearchBot":
         from .search import SearchBot
 

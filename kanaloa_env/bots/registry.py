@@ -26,6 +26,7 @@ from .call import check_game
 #: Bot names every game has, with their factories (a game adds its own: `Game.bot_factories`).
 COMMON_BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
 MODEL_SUFFIX = ".zip"
+POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_file)
 
 
 def bot_names(game: str | Game | None = None) -> tuple[str, ...]:
@@ -53,8 +54,12 @@ def make_bot(
 
     Args:
         spec: a bot name (`bot_names(game)`: "random", and the game's own, e.g.
-            "heuristic"); a path to a saved stable-baselines3 MaskablePPO model
-            `.zip` (loading one runs code stored in it: load only files you trust);
+            "heuristic", "search", "ppo": Kanaloa's shipped trained policy, see
+            docs/models.md); a path to a weights-only policy file `.npz`
+            (`kanaloa_env.bots.policy_file`, nothing in it runs on load); a path to a
+            saved stable-baselines3 MaskablePPO model `.zip` (loading one unpickles
+            parts of it, which can run code stored in the file: load only files you
+            trust);
             a stable-baselines3 model or policy object; a callable
             `act(observations, masks, rng) -> actions`; or an object that already
             follows the bot protocol (returned as is).
@@ -68,7 +73,8 @@ def make_bot(
     Raises:
         ValueError: an unknown name (the message lists the known names), a model
             file that does not exist, cannot be read or cannot be loaded, a model for
-            another game, or a bot written for another game.
+            another game, a bot written for another game, or a bot that needs torch
+            without it installed (the message names the `train` extra).
         TypeError: `spec` is none of the above (a bot class rather than an instance
             included).
     """
@@ -87,12 +93,15 @@ def make_bot(
             return COMMON_BOTS[text]()  # type: ignore[no-any-return]
         factories = {**COMMON_BOTS, **g.bot_factories()}
         if text in factories:
-            return factories[text]()  # type: ignore[no-any-return]
+            try:
+                return factories[text]()  # type: ignore[no-any-return]
+            except ImportError as exc:  # the message says which extra to install
+                raise ValueError(f"cannot make bot {text!r}: {exc}") from exc
         if looks_like_path(text):
             return load_model_bot(text, g, deterministic=deterministic)
         raise ValueError(
-            f"unknown bot {text!r} for {g.title}: use one of {list(factories)} or the path of a "
-            f"saved model ({MODEL_SUFFIX})"
+            f"unknown bot {text!r} for {g.title}: use one of {list(factories)}, the path of a "
+            f"policy file ({POLICY_SUFFIX}) or of a saved model ({MODEL_SUFFIX})"
         )
     if _is_sb3_model(spec):
         from .model import MaskablePPOBot
@@ -110,17 +119,34 @@ def make_bot(
 
 
 def looks_like_path(text: str) -> bool:
-    """Whether a spec names a file rather than a bot: a `.zip` suffix, a separator, or a file."""
-    return text.endswith(MODEL_SUFFIX) or os.sep in text or "/" in text or os.path.isfile(text)
+    """Whether a spec names a file rather than a bot: a `.zip` or `.npz` suffix, a separator,
+    or a file."""
+    return (
+        text.endswith((MODEL_SUFFIX, POLICY_SUFFIX))
+        or os.sep in text
+        or "/" in text
+        or os.path.isfile(text)
+    )
 
 
 def load_model_bot(path: str, game: str | Game | None = None, deterministic: bool = True) -> Bot:
-    """Load a saved MaskablePPO model as a bot, with a clear error when that is impossible.
+    """Load a policy file (`.npz`, weights only) or a saved MaskablePPO model (`.zip`) as a
+    bot, with a clear error when that is impossible.
 
     As with stable-baselines3's `load`, `path` may leave out the `.zip` suffix. Loading
     a `.zip` unpickles parts of it, which runs code stored in the file: load only
-    models you trust.
+    models you trust. A policy file is read without unpickling (`bots.policy_file`).
     """
+    if path.endswith(POLICY_SUFFIX):
+        g = get_game(game)
+        if g.name != "kanaloa":
+            raise ValueError(f"policy files ({POLICY_SUFFIX}) hold Kanaloa policies, not {g.title}")
+        from .policy_file import PolicyBot
+
+        try:
+            return PolicyBot.load(path, deterministic=deterministic)
+        except ImportError as exc:
+            raise ValueError(f"cannot load policy {path!r}: {exc}") from exc
     if not os.path.isfile(path) and os.path.isfile(path + MODEL_SUFFIX):
         path += MODEL_SUFFIX
     if not os.path.isfile(path):
@@ -148,5 +174,8 @@ def bot_label(spec: Any, bot: Bot) -> str:
         if not looks_like_path(text):
             return text
         base = os.path.basename(text.rstrip("/\\")) or text
-        return base[: -len(MODEL_SUFFIX)] if base.endswith(MODEL_SUFFIX) else base
+        for suffix in (MODEL_SUFFIX, POLICY_SUFFIX):
+            if base.endswith(suffix):
+                return base[: -len(suffix)]
+        return base
     return str(getattr(bot, "name", None) or type(bot).__name__)

@@ -49,9 +49,10 @@ def _parser(game: Game) -> argparse.ArgumentParser:
         nargs="+",
         required=True,
         metavar="BOT",
-        help="entrants: 'random', the game's own bots (Kanaloa, Kahuna: 'heuristic'), or a "
-        "saved MaskablePPO model (.zip, trusted files only); at least --players of them, "
-        "repeats allowed (named bot#2, ...)",
+        help="entrants: 'random', the game's own bots (Kanaloa: 'heuristic', 'search', "
+        "'ppo'; Kahuna: 'heuristic'), a Kanaloa policy file (.npz, weights only) or a saved "
+        "MaskablePPO model (.zip: loading it can run code, trusted files only); at least "
+        "--players of them, repeats allowed (named bot#2, ...)",
     )
     lo, hi = min(game.player_counts), max(game.player_counts)
     p.add_argument(

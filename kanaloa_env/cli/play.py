@@ -207,8 +207,10 @@ def _build_parser(game: Game[Any, Any]) -> argparse.ArgumentParser:
         nargs="+",
         default=["heuristic"],
         metavar="BOT",
-        help="the other seats' bots in seat order: 'random', 'heuristic' or a model .zip "
-        "(trusted files only); one name fills every seat (default: heuristic)",
+        help="the other seats' bots in seat order: 'random', the game's own bots "
+        "(Kanaloa: 'heuristic', 'search', 'ppo'; Kahuna: 'heuristic'), a policy file .npz or "
+        "a model .zip (loading it can run code: trusted files only); one name fills every "
+        "seat (default: heuristic)",
     )
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: a random one)")
     add_config_options(ap, game)

@@ -145,9 +145,10 @@ class KanaloaGame(Game[State, Config]):
         return determinize(view, seats, n, rng)
 
     def bot_factories(self) -> dict[str, Any]:
+        from ...bots.policy_file import PolicyBot
         from ...bots.search import SearchBot
 
-        return {**super().bot_factories(), "search": SearchBot}
+        return {**super().bot_factories(), "search": SearchBot, "ppo": PolicyBot.shipped}
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner first, the others by progress (R9.1); a truncated game by progress."""
