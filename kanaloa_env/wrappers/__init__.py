@@ -10,7 +10,8 @@
   `gymnasium.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random")`.
 
 Each takes `game="kanaloa"` (default) or `"kahuna"` (the ids `kanaloa_env/Kahuna-v0`
-set it). Win rates of a trained policy: `kanaloa_env.evaluation.evaluate`.
+set it). Win rates of a trained policy: `kanaloa_env.evaluation.evaluate` (also
+importable from here, as `kanaloa_env.wrappers.evaluate`, where it lived before).
 """
 
 from typing import Any
@@ -20,12 +21,14 @@ from .single import KanaloaEnv
 from .vector import StepResult, VectorDriver, action_space, observation_space
 
 __all__ = [
+    "EvalResult",
     "KanaloaEnv",
     "KanaloaGymVectorEnv",
     "KanaloaSB3VecEnv",
     "StepResult",
     "VectorDriver",
     "action_space",
+    "evaluate",
     "observation_space",
 ]
 
@@ -36,4 +39,9 @@ def __getattr__(name: str) -> Any:
         from .sb3 import KanaloaSB3VecEnv
 
         return KanaloaSB3VecEnv
+    # evaluation imports this package: imported on use, not at import time.
+    if name in ("evaluate", "EvalResult"):
+        from ..evaluation import EvalResult, evaluate
+
+        return {"evaluate": evaluate, "EvalResult": EvalResult}[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

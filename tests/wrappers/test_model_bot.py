@@ -159,3 +159,12 @@ def test_evaluate_finds_a_better_player() -> None:
 
     strong = evaluate(highest, "random", num_games=600, seed=0)
     assert strong.ci_low > 0.25
+
+
+def test_evaluate_is_importable_where_it_was_documented() -> None:
+    from kanaloa_env import evaluation, wrappers
+
+    assert wrappers.evaluate is evaluation.evaluate
+    assert wrappers.EvalResult is evaluation.EvalResult
+    with pytest.raises(AttributeError, match="no attribute 'evaluat'"):
+        wrappers.evaluat  # noqa: B018
