@@ -381,7 +381,8 @@ def plot_curve(
         y = np.array([r[key] for r in rows], dtype=float)
         lo = np.array([r[f"{label}_ci_low"] for r in rows], dtype=float)
         hi = np.array([r[f"{label}_ci_high"] for r in rows], dtype=float)
-        ax.plot(x, y, marker="o", color=colour, label=f"vs {num_players - 1} {label} bots")
+        others = f"{num_players - 1} {label} bots" if num_players > 2 else f"a {label} bot"
+        ax.plot(x, y, marker="o", color=colour, label=f"vs {others}")
         ax.fill_between(x, lo, hi, color=colour, alpha=0.2)
     ax.axhline(1.0 / num_players, color="grey", linestyle="--", label=f"chance (1/{num_players})")
     ax.set_xlabel("learner timesteps")
