@@ -39,7 +39,7 @@ def test_help_documents_every_argument(script: str) -> None:
         assert flag in out
 
 
-def check_outputs(out_dir: Path, min_steps: int) -> None:
+def check_outputs(out_dir: Path, min_steps: int, game: str = "kanaloa") -> None:
     from kanaloa_env.bots.model import MaskablePPOBot
     from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers import VectorDriver
@@ -51,10 +51,10 @@ def check_outputs(out_dir: Path, min_steps: int) -> None:
         rows = list(csv.DictReader(f))
     assert int(rows[0]["timesteps"]) == 0 and int(rows[-1]["timesteps"]) >= min_steps
     assert all(0.0 <= float(r["random_win_rate"]) <= 1.0 for r in rows)
-    bot = MaskablePPOBot.load(out_dir / "model.zip")
-    res = evaluate(bot, "random", num_games=16, seed=0)  # the model as the evaluated player
+    bot = MaskablePPOBot.load(out_dir / "model.zip", game=game)
+    res = evaluate(bot, "random", num_games=16, seed=0, game=game)  # the evaluated player
     assert res.games == 16
-    d = VectorDriver(8, opponents=bot, seed=0)  # and as an opponent
+    d = VectorDriver(8, game=game, opponents=bot, seed=0)  # and as an opponent
     d.reset()
     from kanaloa_env.bots import sample_legal
 
@@ -76,6 +76,25 @@ def test_train_maskable_ppo_smoke(tmp_path: Path) -> None:
     assert "2,000 rounded up to whole rollouts of 1,024" in proc.stdout
     assert "[100.0%] 2,048/2,048 steps" in proc.stderr and "evaluations included" in proc.stderr
     check_outputs(out, 2048)
+
+
+def test_train_maskable_ppo_kahuna_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "ppo_kahuna"
+    proc = run(
+        "train_maskable_ppo.py",
+        *("--game", "kahuna", "--total-timesteps", "1000", "--num-envs", "16"),
+        *("--n-steps", "32", "--batch-size", "256", "--eval-freq", "512"),
+        *("--eval-games", "20", "--eval-heuristic-games", "4", "--progress-shaping", "1"),
+        *("--seed", "1", "--output-dir", str(out)),
+    )
+    assert "vs random: win rate" in proc.stdout and "vs heuristic" in proc.stdout
+    assert "chance 50%" in proc.stdout  # a 2-player table
+    assert "[100.0%] 1,024/1,024 steps" in proc.stderr
+    with open(out / "eval.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["timesteps"]) for r in rows] == [0, 512, 1024]
+    assert all(int(r["random_games"]) == 20 and int(r["heuristic_games"]) == 4 for r in rows)
+    check_outputs(out, 1024, game="kahuna")
 
 
 def test_selfplay_smoke(tmp_path: Path) -> None:
