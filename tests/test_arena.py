@@ -396,3 +396,28 @@ def test_cli_default_folder_is_under_runs(tmp_path: Path) -> None:
 def test_the_table_says_what_orders_it() -> None:
     table = run_tournament(["heuristic", "random", "random"], 3, 6, seed=0).table()
     assert "ordered by the rating ordinal (mu - 3 sigma)" in table
+
+
+def test_ratings_plot_shows_the_ladder_best_on_top_with_the_legend_off_the_data() -> None:
+    result = run_tournament(["random", "heuristic", "random", "heuristic"], 4, 48, seed=2)
+    fig = result.ratings_figure()
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    ticks = sorted(zip(ax.get_yticks(), ax.get_yticklabels(), strict=True), key=lambda t: -t[0])
+    labels = [label.get_text() for _, label in ticks]  # top to bottom
+    assert labels[0].startswith("1. heuristic") and labels[-1].startswith("4. random")
+    for place, (text, s) in enumerate(zip(labels, result.stats, strict=True), 1):
+        assert text == (
+            f"{place}. {s.name}\nwins {100 * s.win_rate:.1f}% "
+            f"[{100 * s.ci_low:.1f}, {100 * s.ci_high:.1f}]"
+        )
+    # Each row's dot is the entrant's mu, its value written beside it.
+    dots = ax.lines[1].get_data()  # errorbar's data line (after the joining line)
+    by_row = dict(zip(np.asarray(dots[1]).tolist(), np.asarray(dots[0]).tolist(), strict=True))
+    for (y, _), s in zip(ticks, result.stats, strict=True):
+        assert by_row[y] == pytest.approx(s.mu)
+    assert sorted(t.get_text() for t in ax.texts) == sorted(f"{s.mu:.1f}" for s in result.stats)
+    renderer = fig.canvas.get_renderer()
+    legend = fig.legends[0].get_window_extent(renderer)
+    assert not legend.overlaps(ax.get_window_extent(renderer))
+    assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)

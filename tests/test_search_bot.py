@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -224,6 +225,22 @@ def test_registered_as_search() -> None:
     assert "search" in bot_names() and "search" not in bot_names("kahuna")
     bot = make_bot("search")
     assert isinstance(bot, SearchBot) and bot.name == "search"
+
+
+def test_registered_bot_plays_whole_games_at_a_small_budget() -> None:
+    """The CI-speed check of what the arena runs as `search`: the registered bot, its
+    budget cut to 8 rollouts, plays whole 4-player games against the other bots."""
+    bot = dataclasses.replace(make_bot("search"), rollouts=8)
+    assert bot.rollouts == 8 and bot.selection == make_bot("search").selection
+    result = run_tournament([bot, "heuristic", "random", "random"], 4, 4, seed=5)
+    row = next(s for s in result.stats if s.name == "search")
+    assert row.games == 4 and result.num_games == 4
+    assert (result.winner >= 0).all()  # every game played to its end
+    # Whole games: dozens of turns each, about a quarter of them the search bot's.
+    assert 4 * 15 < bot.stats.decisions < result.decisions.sum() / 2
+    assert 0 < bot.stats.searched <= bot.stats.decisions
+    # Every legal action tried at least once; far below the default's 512 a search.
+    assert 2 * bot.stats.searched <= bot.stats.rollouts < 64 * bot.stats.searched
 
 
 # ---- tactics and values ------------------------------------------------------------

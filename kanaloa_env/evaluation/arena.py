@@ -61,7 +61,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -75,6 +75,9 @@ from ..games import get_game
 from ..games.protocol import Game
 from .ratings import competition_ranks, openskill_ratings
 from .stats import wilson_interval
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "EntrantStats",
@@ -393,30 +396,62 @@ class TournamentResult:
                 )
 
     def plot(self, path: str | os.PathLike[str]) -> None:
-        """Save a PNG of each entrant's rating: mu with a +-3 sigma bar, the ordinal marked."""
+        """Save a PNG of the ladder (`ratings_figure`)."""
+        self.ratings_figure().savefig(path, dpi=100)
+
+    def ratings_figure(self) -> Figure:
+        """The ladder as a matplotlib figure: one row per entrant, best on top.
+
+        Each row is labelled with the entrant's place in the table, its name and
+        its win rate with the 95% interval; it shows the rating mu (dot, value
+        written beside it) with a +-3 sigma bar and the ordinal mu - 3 sigma (the
+        sort key, a tick). Rows are joined by a faint line so the ladder's steps
+        read at a glance; the legend sits below the axes, never on the data.
+        """
         # The Agg canvas directly: no pyplot, so the caller's matplotlib backend is untouched.
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
         stats = self.stats[::-1]  # best on top
-        fig = Figure(figsize=(7, 1.2 + 0.45 * len(stats)))
+        fig = Figure(figsize=(8, 1.9 + 0.55 * len(stats)))
         FigureCanvasAgg(fig)
         ax = fig.add_subplot(1, 1, 1)
         y = np.arange(len(stats))
         mu = np.array([s.mu for s in stats])
         sig = np.array([s.sigma for s in stats])
-        ax.errorbar(mu, y, xerr=3 * sig, fmt="o", capsize=4, label="mu ± 3 sigma")
-        ax.plot([s.ordinal for s in stats], y, "|", markersize=14, label="ordinal (mu - 3 sigma)")
-        ax.set_yticks(y, [s.name for s in stats])
+        ax.plot(mu, y, "-", color="0.8", zorder=1)
+        ax.errorbar(mu, y, xerr=3 * sig, fmt="o", capsize=4, zorder=2, label="mu ± 3 sigma")
+        ax.plot(
+            [s.ordinal for s in stats],
+            y,
+            "|",
+            markersize=14,
+            markeredgewidth=2,
+            zorder=3,
+            label="ordinal (mu - 3 sigma): the table's order",
+        )
+        for yi, m in zip(y, mu, strict=True):
+            ax.annotate(f"{m:.1f}", (m, yi), xytext=(0, 7), textcoords="offset points", ha="center")
+        ax.set_yticks(y, ratings_labels(self.stats)[::-1])
+        ax.set_ylim(-0.6, len(stats) - 0.4)
         ax.set_xlabel("openskill Plackett-Luce rating")
         ax.set_title(
             f"{self.game.title} arena: {self.num_games} games, {self.num_players} players, "
             f"seed {self.seed}"
         )
         ax.grid(axis="x", alpha=0.3)
-        ax.legend(loc="best", fontsize="small")
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
+        height = fig.get_figheight()
+        fig.legend(loc="lower center", ncol=2, fontsize="small", frameon=False)
+        fig.tight_layout(rect=(0, 0.3 / height, 1, 1))  # the legend's strip, 0.3 inch
+        return fig
+
+
+def ratings_labels(stats: Sequence[EntrantStats]) -> list[str]:
+    """Row labels of the ratings plot, in table order: place, name, win rate [95% CI]."""
+    return [
+        f"{i}. {s.name}\nwins {100 * s.win_rate:.1f}% [{100 * s.ci_low:.1f}, {100 * s.ci_high:.1f}]"
+        for i, s in enumerate(stats, 1)
+    ]
 
 
 # ---- seating, ranks, statistics ----------------------------------------------------
