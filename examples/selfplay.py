@@ -14,10 +14,11 @@ rate with a Wilson 95% interval), since the win rate against the pool stays
 near 1/P by design. Writes `model.zip`, `eval.csv` and `learning_curve.png` to
 `--output-dir`.
 
-Measured (seed 0, 2-core machine, quiet): the defaults (409,600 steps) took
-3 min 35 s wall and reached 41.5% (95% CI 39.4-43.7%) against three random bots
-(chance 25%), which it never trained against, and 12.4% (9.8-15.6%) against
-three heuristic bots.
+Measured (`nice -n 10 python examples/selfplay.py --seed 0`, 2026-11-23, the project's
+shared 2-core machine): the defaults (409,600 steps) took 3 min 17 s of CPU time (22 min
+51 s wall at a load average of 10-15 from other jobs) and reached 44.4% (95% CI
+42.2-46.5%) against three random bots (chance 25%), which it never trained against, and
+15.8% (12.9-19.3%) against three heuristic bots.
 
 A smoke run: `python examples/selfplay.py --total-timesteps 2048 --num-envs 16 --n-steps 64
 --snapshot-freq 1024 --eval-games 50 --eval-heuristic-games 0 --output-dir /tmp/sp`.

@@ -4,7 +4,7 @@
     python examples/train_maskable_ppo.py --game kahuna --seed 0
 
 trains one seat against three random bots at a 4-player Kanaloa table (the defaults:
-6 min 45 s to 8 min 24 s on 2 CPU cores, see "Measured" below), evaluates the greedy policy every
+about 7 min 20 s of CPU time, see "Measured" below), evaluates the greedy policy every
 `--eval-freq` steps against random and heuristic bots (win rate with a Wilson
 95% interval, all games played side by side in the vector driver), and writes
 to `--output-dir`:
@@ -37,15 +37,16 @@ evaluations). Potential-based progress shaping (`--progress-shaping 1`, an
 option of the env) did not help measurably (39% vs 37% at 3e-4, 44% vs 46% at
 1e-3), so the default reward is plain R10.
 
-Measured (seed 0, 2-core machine, 2026-11-22, with the observation layout of
-docs/observation.md): the default run took 6 min 45 s wall (1,802,240 steps; 8 min 24 s
-in a slower phase of the shared machine, with the same results) and reached 53.3% (95% CI 51.1-55.5%) against three random
-bots (chance 25%) and 18.8% (15.6-22.5%) against three heuristic bots.
+Measured (`nice -n 10 python examples/train_maskable_ppo.py --seed 0 --no-progress-bar`,
+2026-11-23, the project's shared 2-core machine): the default run (1,802,240 steps) took
+7 min 17 s of CPU time, 41 min wall at a load average of 10-15 from other jobs, and
+reached 53.8% (95% CI 51.6-56.0%) against three random bots (chance 25%) and 15.4%
+(12.5-18.8%) against three heuristic bots.
 
 Kahuna (`--game kahuna`): one seat against a random opponent, the same hyperparameters,
 a budget of its own (`GAME_DEFAULTS`: 400k steps; the greedy policy wins 99.7% against
 random at 213k steps and stays there up to 606k). Measured (seed 0, 2-core machine at a
-load average of about 12, 2026-11-22): 6 min 55 s wall (409,600 steps) and 99.7% (95% CI
+load average of about 12, 2026-11-23): 6 min 55 s wall (409,600 steps) and 99.7% (95% CI
 99.3-99.8%, 2,000 games) against a random opponent, 0.8% (0.3-2.0%, 500 games) against the
 heuristic; `--progress-shaping 1` (stone difference / 12) changed neither measurably.
 docs/kahuna.md, "Training and bots", has the arena's check and the curves.

@@ -41,8 +41,10 @@ Every field of the game's `Config` is an argument too (Kanaloa: `ocean_deck`,
 `max_rounds`, `reward`; Kahuna: `stones_per_player`, `first_player`,
 `discard_rule`, `early_end`, `max_turns`), or pass a whole `config=Config(...)`.
 `render_mode`: `None`, `"human"` (prints the text table after every step),
-`"ansi"` (returns it, with ANSI colour codes, also when printed to a pipe) or
-`"rgb_array"` (an (H, W, 3) uint8 picture). `env()` adds PettingZoo's classic
+`"ansi"` (returns it, with ANSI colour codes, also when printed to a pipe or a
+file: PettingZoo's ansi mode is a string for terminals;
+`kanaloa_env.render.terminal.strip_ansi` removes them) or `"rgb_array"` (an
+(H, W, 3) uint8 picture). `env()` adds PettingZoo's classic
 wrappers (`TerminateIllegalWrapper` → `AssertOutOfBoundsWrapper` →
 `OrderEnforcingWrapper`, with a check that an action is an integer or None in
 front); `raw_env()` has none and raises `ValueError` on an illegal action.
@@ -471,8 +473,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         return self.game.to_scenario(self._require_state(), 0, include_key=include_key)
 
     def render(self) -> str | np.ndarray | None:
-        """Draw the game per `render_mode`: "ansi" returns the text table, "human"
-        prints it (plain when stdout is not a terminal or NO_COLOR is set),
+        """Draw the game per `render_mode`: "ansi" returns the text table (with ANSI
+        colour codes, also when printed to a pipe or a file), "human" prints it (plain when stdout is not a terminal or NO_COLOR is set),
         "rgb_array" returns an (H, W, 3) uint8 image."""
         if self.render_mode is None:
             gymnasium.logger.warn(

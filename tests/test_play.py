@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -220,6 +221,45 @@ def test_the_table_lists_no_raw_actions_even_when_they_wrap() -> None:
     full_lines, lines = full.splitlines(), table.splitlines()
     assert len(full_lines) - len(lines) >= 2  # the list wrapped onto a second line
     assert lines == full_lines[: len(lines)]  # and nothing else differs
+
+
+@pytest.mark.parametrize("game_name", ["kanaloa", "kahuna"])
+def test_a_whole_game_prints_no_raw_action_list(game_name: str) -> None:
+    """Issue 19 item 10: a long legal-move list (8 cards at Kanaloa's first trick, 16
+    moves at Kahuna's first turn) once wrapped past 80 columns and left a stray line of
+    raw action ids under the hand. Over a whole game, every table the human sees ends
+    without it, and the numbered moves follow the table and its events directly."""
+    from kanaloa_env.games import get_game
+
+    game = get_game(game_name)
+    config = game.make_config({}, num_players=game.default_num_players)
+    bots = [RandomBot()] * (game.default_num_players - 1)
+    out = io.StringIO()
+    answers = iter(["1"] * 5000)
+    play_game(config, 0, bots, seed=0, input_fn=lambda prompt: next(answers), out=out)
+    lines = out.getvalue().splitlines()
+    assert not [ln for ln in lines if ln.startswith("Legal")]
+    # A raw list entry is an action id and its name ("12 play red-1"); numbered moves
+    # read "  1) play ...".
+    raw = re.compile(r"^\s*\d+ [a-z]")
+    assert not [ln for ln in lines if raw.match(ln)]
+    prompts = [k for k, ln in enumerate(lines) if ln.startswith("Your move (")]
+    assert len(prompts) >= 10
+    for k in prompts:
+        # Upwards from the prompt: the events (if any), then the table's last line.
+        j = k - 1
+        while lines[j].startswith("  - "):
+            j -= 1
+        if lines[j] in ("So far:", "Since your last move:"):
+            j -= 1
+        while lines[j].startswith(" " * 10):  # a hand too long for 80 columns goes on here
+            j -= 1
+        last = lines[j]
+        if game_name == "kanaloa":
+            assert last.startswith("Hand of player_0: "), last
+        else:
+            assert last.startswith("Hand of player_1 ("), last
+        assert max(len(ln) for ln in lines[: k + 1]) <= 100
 
 
 def test_a_record_that_cannot_be_saved_is_a_one_line_message(

@@ -3,7 +3,7 @@
 ```
 python -m kanaloa_env.play                               # Kanaloa, 4 players, you are player_0
 python -m kanaloa_env.play --players 3 --seat 1 --bots heuristic random --seed 7
-python -m kanaloa_env.play --announce --record game.jsonl   # the variant; save the game
+python -m kanaloa_env.play --announce --record runs/game.jsonl   # the variant; save the game
 python -m kanaloa_env.play --bots runs/maskable_ppo/model.zip   # a trained model (trusted files only)
 python -m kanaloa_env.play --game kahuna                 # Kahuna against the heuristic
 ```

@@ -1,10 +1,10 @@
 """Replay a recorded game of any game: `python -m kanaloa_env.replay FILE`.
 
 ```
-python -m kanaloa_env.replay game.jsonl                  # step by step: what happened + the table
-python -m kanaloa_env.replay game.jsonl --brief          # what happened, no tables
-python -m kanaloa_env.replay games.jsonl --game 3 --gif game3.gif     # an animation
-python -m kanaloa_env.replay game.jsonl --png-dir frames/             # one PNG per position
+python -m kanaloa_env.replay runs/game.jsonl             # step by step: what happened + the table
+python -m kanaloa_env.replay runs/game.jsonl --brief     # what happened, no tables
+python -m kanaloa_env.replay runs/arena/kanaloa/games.jsonl --game 3 --gif runs/game3.gif
+python -m kanaloa_env.replay runs/game.jsonl --png-dir runs/frames/   # one PNG per position
 ```
 
 On a terminal the replay waits for Enter after each step (`c` runs to the end, `q`

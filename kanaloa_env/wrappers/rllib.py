@@ -62,7 +62,7 @@ with `.debugging(seed=...)` plays the same games.
 
 `RLlibModuleBot` wraps a trained RLlib module (or a checkpoint of one) as a bot of
 the package (`act(observations, masks, rng) -> actions`) for the arena and
-`kanaloa_env.wrappers.evaluate`: greedy masked arg-max, or masked sampling.
+`kanaloa_env.evaluation.evaluate`: greedy masked arg-max, or masked sampling.
 
 Needs `ray[rllib]` and torch: `pip install -e ".[rllib]"` (docs/integrations-rllib.md).
 """

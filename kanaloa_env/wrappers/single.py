@@ -61,9 +61,11 @@ class KanaloaEnv(gym.Env):
         game: `"kanaloa"` (default) or `"kahuna"`.
         illegal_action: `"lose"` (default), `"raise"` or `"random"` (module docstring).
         render_mode: None, `"human"` (prints the text table at every reset and
-            step), `"ansi"` (`render()` returns that table, with ANSI colours) or
-            `"rgb_array"` (`render()` returns an (H, W, 3) uint8 picture), as the
-            AEC env; each shows the table with the hand of the player to act.
+            step), `"ansi"` (`render()` returns that table, with ANSI colour codes
+            also when printed to a pipe or a file; `render.terminal.strip_ansi`
+            removes them) or `"rgb_array"` (`render()` returns an (H, W, 3) uint8
+            picture), as the AEC env; each shows the table with the hand of the
+            player to act.
         **options: every other keyword of `VectorDriver` (`opponent_sampling`,
             `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
             and of the game's `Config` (`nil_announcement=True`, ...).
