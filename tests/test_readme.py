@@ -38,14 +38,17 @@ def python_blocks(text: str) -> list[tuple[str, str | None]]:
 
 def commands(text: str) -> list[list[str]]:
     """The shell commands of a page: indented code lines and `backticked` commands that
-    start with `python`, `pip`, `jupyter` or `mkdir`, split into words (comments off,
-    `&&` chains split)."""
+    start with `python`, `pip`, `jupyter` or `mkdir` (after an optional `nice -n N`), split
+    into words (comments off, backslash continuations joined, `&&` chains split)."""
     found = []
     text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)  # fenced blocks are not commands
-    lines = [ln[4:] for ln in text.splitlines() if ln.startswith("    ") and ln.strip()]
+    code = "\n".join(ln[4:] for ln in text.splitlines() if ln.startswith("    ") and ln.strip())
+    lines = code.replace("\\\n", " ").splitlines()  # a trailing backslash continues a line
     lines += re.findall(r"`((?:python|pip|jupyter) [^`]+)`", text.replace("\n", " "))
     for line in lines:
         words = shlex.split(line, comments=True)
+        if words[:2] == ["nice", "-n"]:  # `nice -n 10 python ...` runs python
+            words = words[3:]
         if not words or words[0] not in ("python", "pip", "jupyter", "mkdir"):
             continue
         cmd: list[str] = []
