@@ -135,17 +135,16 @@ def test_package_exports_and_pettingzoo_registry() -> None:
     assert e.agents == ["player_0", "player_1", "player_2"]
     assert e.unwrapped.config.nil_announcement and isinstance(e.unwrapped, raw_env)
     # The same classic wrapper stack as env().
-    names = []
+    layers = []
     w = e
     while w is not e.unwrapped:
-        names.append(type(w).__name__)
+        layers.append(w)
         w = w.env
-    assert names == [
-        "OrderEnforcingWrapper",
-        "_IntegerActions",
+    assert [type(w).__name__ for w in layers[1:]] == [
         "AssertOutOfBoundsWrapper",
         "TerminateIllegalWrapper",
     ]
+    assert isinstance(layers[0], pettingzoo.utils.wrappers.OrderEnforcingWrapper)
 
 
 def test_use_before_reset_is_a_clear_error() -> None:
