@@ -31,8 +31,8 @@ __all__ = [
 ]
 
 KAHUNA_SEARCH_DEFAULTS: dict[str, Any] = {
-    "rollouts": 256,
-    "policy": "random",
+    "rollouts": 24,
+    "policy": "heuristic",
     "horizon": "round",
 }
 """The `SearchBot` fields of Kahuna's "search" bot (`make_bot("search", game="kahuna")`)."""
