@@ -9,6 +9,11 @@ hidden cards uniformly, keep a consistent deal) would have: consistent deals
 
     python benchmarks/bench_belief.py                    # 3, 4 and 5 players
     python benchmarks/bench_belief.py --players 5 --games 256 --samples 32
+    python benchmarks/bench_belief.py --game kahuna      # Kahuna: time per decision only
+
+Kahuna's sampler (`kanaloa_env.core.kahuna.belief`) has no constraint to reject on
+(every placement of the hidden cards into the counts is consistent), so only its
+time is measured there.
 
 CPU is shared on the development machine, so times are approximate.
 """
@@ -69,14 +74,51 @@ def bench(players: int, games: int, samples: int, seed: int) -> dict[str, float]
     }
 
 
+def bench_kahuna(games: int, samples: int, seed: int) -> dict[str, float]:
+    """Kahuna heuristic self-play; determinize every decision for the player to act
+    from its public view; time per decision."""
+    from kanaloa_env.core.kahuna import Config as KahunaConfig
+    from kanaloa_env.core.kahuna import init as kahuna_init
+    from kanaloa_env.core.kahuna import public_view as kahuna_view
+    from kanaloa_env.core.kahuna import step_inplace
+    from kanaloa_env.core.kahuna.belief import determinize as kahuna_determinize
+    from kanaloa_env.games.kahuna.heuristic import HeuristicBot as KahunaHeuristic
+
+    state = kahuna_init(KahunaConfig(), games, seed=seed)
+    bot = KahunaHeuristic()
+    rng = np.random.default_rng(seed)
+    no_obs = np.zeros((0, 0), dtype=np.float32)
+    seconds, decisions = 0.0, 0
+    while not state.done.all():
+        live = np.flatnonzero(~state.done)
+        sub = state.take(live)
+        seats = sub.current_player.astype(np.int64)
+        view = kahuna_view(sub, seats)
+        start = time.perf_counter()
+        kahuna_determinize(view, seats, samples, rng)
+        seconds += time.perf_counter() - start
+        decisions += len(live)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        actions[live] = bot.act(no_obs, sub.legal, rng, view=view, seats=seats)
+        step_inplace(state, actions, validate=False)
+    return {"ms_per_decision": 1e3 * seconds / decisions, "positions": float(decisions)}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--players", type=int, nargs="+", default=[3, 4, 5], choices=[3, 4, 5])
     p.add_argument("--games", type=int, default=128, help="self-play games per table size")
     p.add_argument("--samples", type=int, default=16, help="determinizations per decision")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--game", default="kanaloa", choices=["kanaloa", "kahuna"])
     args = p.parse_args()
     print(f"{args.games} heuristic games per line, {args.samples} samples per decision")
+    if args.game == "kahuna":
+        k = bench_kahuna(args.games, args.samples, args.seed)
+        print(
+            f"kahuna: {k['ms_per_decision']:.3f} ms per decision, {int(k['positions'])} positions"
+        )
+        return
     print(
         f"{'players':>7} {'ms/game':>8} {'positions':>9} {'acc<1%':>7} {'acc<1e-3':>8} "
         f"{'min acceptance':>14}"

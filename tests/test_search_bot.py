@@ -222,9 +222,10 @@ def test_bad_calls_are_rejected() -> None:
 
 
 def test_registered_as_search() -> None:
-    assert "search" in bot_names() and "search" not in bot_names("kahuna")
+    assert "search" in bot_names() and "search" in bot_names("kahuna")
     bot = make_bot("search")
-    assert isinstance(bot, SearchBot) and bot.name == "search"
+    assert isinstance(bot, SearchBot) and bot.name == "search" and bot.game == "kanaloa"
+    assert make_bot("search", game="kahuna").game == "kahuna"
 
 
 def test_registered_bot_plays_whole_games_at_a_small_budget() -> None:

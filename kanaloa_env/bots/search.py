@@ -1,7 +1,8 @@
 """A search bot: determinized Monte-Carlo evaluation of every legal action.
 
 For each decision the bot samples full states consistent with what it knows
-(`core.kanaloa.belief.determinize`), applies every legal action to every sample
+(`core.kanaloa.belief.determinize`, `core.kahuna.belief.determinize`), applies every
+legal action to every sample
 and plays each resulting game on with a default policy up to a horizon, all
 decisions of the batch, all samples and all actions as one engine batch. It plays
 the action with the best mean value (perfect-information Monte Carlo, "PIMC").
@@ -10,8 +11,8 @@ The search itself (`evaluate_actions` and `SearchBot`'s budget loop) knows
 nothing of Kanaloa: it asks a `SearchGame` for everything game-specific (checking
 a call, keys from what a seat knows, sampling, stepping, the default policy, the
 horizon, the value of a stopped game, a cheap prior for ties). `KanaloaSearch`
-is Kanaloa's; another game (Kahuna: two players, a hidden hand each and a
-hidden pile) plugs in its own.
+is Kanaloa's; Kahuna's is `kanaloa_env.games.kahuna.search.KahunaSearch`.
+`SearchBot(game=...)` picks the pieces of the game it plays (`search_pieces`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,15 @@ from ..core.kanaloa.step import step_inplace
 from ..core.rng import draws, mix64
 from ..games.kanaloa.heuristic import HeuristicBot
 
-__all__ = ["KanaloaSearch", "SearchBot", "SearchGame", "SearchStats", "evaluate_actions"]
+__all__ = [
+    "KanaloaSearch",
+    "SearchBot",
+    "SearchGame",
+    "SearchStats",
+    "evaluate_actions",
+    "keyed_legal",
+    "search_pieces",
+]
 
 POLICIES = ("heuristic", "random")
 # Games played on in one engine batch: 2**17 states are 32 MB, the default policy's
@@ -39,6 +48,7 @@ POLICIES = ("heuristic", "random")
 MAX_ROWS = 1 << 17
 SELECTIONS = ("halving", "uniform")
 HORIZONS = ("round", "game")
+SEARCH_GAMES = ("kanaloa", "kahuna")
 
 
 class SearchGame(Protocol):
@@ -185,7 +195,7 @@ class SearchBot:
     """Perfect-information Monte-Carlo search over sampled deals, batched.
 
     Per decision with more than one legal action: draw `samples` determinizations
-    (full states consistent with the seat's knowledge, `core.kanaloa.belief`), try
+    (full states consistent with the seat's knowledge, the game's belief sampling), try
     every legal action on each, play each game on with the `policy` up to the
     `horizon`, and take the action with the best mean value (`evaluate_actions`).
     A batch of b decisions is searched as one engine batch.
@@ -204,10 +214,11 @@ class SearchBot:
       samples the uniform untimed search would take. Timed search depends on
       the machine's speed, so it is not reproducible.
 
-    Value of a stopped game for the deciding seat: 1 for a win, 0 for a loss or
-    a truncated game, and at the horizon "round" (the end of the current round)
-    an estimate of the chance to win from the boats' positions
-    (`KanaloaSearch.value`).
+    Value of a stopped game for the deciding seat: 1 for a win, 0 for a loss, and
+    at the horizon "round" (the end of the current round) an estimate of the
+    chance to win: Kanaloa's from the boats' positions (`KanaloaSearch.value`; a
+    truncated game 0), Kahuna's from the points and the board after the next
+    scoring (`KahunaSearch.value`; a draw or truncated game 0.5).
 
     Randomness: each call draws one key from `rng`; a decision's samples and
     rollouts derive from that key and what the seat knows of its game, so a
@@ -217,11 +228,16 @@ class SearchBot:
     Attributes:
         rollouts: games played on per decision (None: no limit, needs `time_ms`).
         time_ms: wall-time budget per decision (None: none, needs `rollouts`).
-        policy: "heuristic" (`HeuristicBot`) or "random" default policy.
-        horizon: "round" (to the end of the current round, then the value
-            estimate) or "game" (to the end of the game).
+        policy: "heuristic" (the game's `HeuristicBot`) or "random" default policy.
+        horizon: "round" (to the end of the current round, in Kahuna the next
+            scoring, then the value estimate) or "game" (to the end of the game).
         chunk: samples per decision per round of a timed search.
         selection: "uniform" or "halving" (see Budget).
+        name: the bot's name in tournaments.
+        game: the game it plays, "kanaloa" or "kahuna" (`SEARCH_GAMES`); the
+            defaults above are Kanaloa's, Kahuna's "search" bot
+            (`make_bot("search", game="kahuna")`) is built with
+            `games.kahuna.search.KAHUNA_SEARCH_DEFAULTS`.
         stats: counters of calls, decisions, rollouts and time (`SearchStats`).
     """
 
@@ -232,9 +248,9 @@ class SearchBot:
     chunk: int = 4
     selection: str = "halving"
     name: str = "search"
+    game: str = "kanaloa"
     stats: SearchStats = field(default_factory=SearchStats, repr=False)
-    pieces: KanaloaSearch = field(init=False, repr=False)
-    game: str = field(init=False, default="kanaloa")
+    pieces: SearchGame = field(init=False, repr=False)
 
     uses_state = True
     uses_observations = False
@@ -264,7 +280,9 @@ class SearchBot:
             raise TypeError(f"chunk must be an int >= 1, got {self.chunk!r}")
         if self.chunk < 1:
             raise ValueError(f"chunk must be >= 1, got {self.chunk}")
-        self.pieces = KanaloaSearch(rollout_policy=self.policy, horizon=self.horizon)
+        if self.game not in SEARCH_GAMES:
+            raise ValueError(f"game must be one of {SEARCH_GAMES}, got {self.game!r}")
+        self.pieces = search_pieces(self.game, self.policy, self.horizon)
 
     def act(
         self,
@@ -272,7 +290,7 @@ class SearchBot:
         masks: np.ndarray,
         rng: np.random.Generator,
         *,
-        view: State | None = None,
+        view: BatchedState | None = None,
         seats: np.ndarray | None = None,
         **kwargs: object,
     ) -> np.ndarray:
@@ -280,7 +298,8 @@ class SearchBot:
 
         Args:
             observations: not read (the bot uses `view`).
-            masks: (b, 66) bool legal actions; every row needs one.
+            masks: (b, A) bool legal actions (A: the game's action count, 66 for
+                Kanaloa, 153 for Kahuna); every row needs one.
             rng: one 64-bit draw per call seeds the search.
             view: `public_view(state, seats)` of the b games.
             seats: (b,) the deciding seats, each game's `current_player`.
@@ -313,7 +332,7 @@ class SearchBot:
 
     def _search(
         self,
-        view: State,
+        view: BatchedState,
         seats: np.ndarray,
         masks: np.ndarray,
         prior: np.ndarray,
@@ -385,6 +404,23 @@ class SearchBot:
         return np.where(keep_prior, prior, np.argmax(tied, axis=1)).astype(np.int64)
 
 
+def search_pieces(game: str, policy: str, horizon: str) -> SearchGame:
+    """The `SearchGame` of a game by name ("kanaloa": `KanaloaSearch`, "kahuna":
+    `kanaloa_env.games.kahuna.search.KahunaSearch`) with its default policy and horizon.
+
+    Raises:
+        ValueError: a game without search pieces (the message lists those with them).
+    """
+    if game == "kanaloa":
+        return KanaloaSearch(rollout_policy=policy, horizon=horizon)
+    if game == "kahuna":
+        # Imported here: Kahuna's pieces import this module.
+        from ..games.kahuna.search import KahunaSearch
+
+        return KahunaSearch(rollout_policy=policy, horizon=horizon)
+    raise ValueError(f"game must be one of {SEARCH_GAMES} (the games with search), got {game!r}")
+
+
 def _better_half(total: np.ndarray, count: np.ndarray, alive: np.ndarray) -> np.ndarray:
     """(b, A) bool: of each row's `alive` actions, the ceil(n / 2) best by mean value
     (equal means: the lower action id)."""
@@ -448,7 +484,7 @@ class KanaloaSearch:
 
     def policy(self, state: State, keys: np.ndarray, step: int) -> np.ndarray:
         if self.rollout_policy == "random":
-            return _keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
+            return keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
         seats = state.current_player.astype(np.int64)
         # The full sampled state as the view: the heuristic reads only its own hand.
         return self._heuristic.act(_NO_OBS, state.legal, _NO_RNG, view=state, seats=seats)
@@ -462,7 +498,7 @@ _NO_OBS = np.zeros((0, 0), dtype=np.float32)
 _NO_RNG = np.random.default_rng(0)
 
 
-def _keyed_legal(masks: np.ndarray, words: np.ndarray) -> np.ndarray:
+def keyed_legal(masks: np.ndarray, words: np.ndarray) -> np.ndarray:
     """(R,) a uniformly random legal action per row, the k-th legal one for
     k = floor(u * count) with u from the row's random word."""
     count = masks.sum(axis=1)

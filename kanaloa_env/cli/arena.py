@@ -50,7 +50,7 @@ def _parser(game: Game) -> argparse.ArgumentParser:
         required=True,
         metavar="BOT",
         help="entrants: 'random', the game's own bots (Kanaloa: 'heuristic', 'search', "
-        "'ppo'; Kahuna: 'heuristic'), a Kanaloa policy file (.npz, weights only) or a saved "
+        "'ppo'; Kahuna: 'heuristic', 'search'), a Kanaloa policy file (.npz, weights only) or a saved "
         "MaskablePPO model (.zip: loading it can run code, trusted files only); at least "
         "--players of them, repeats allowed (named bot#2, ...)",
     )

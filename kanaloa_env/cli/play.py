@@ -208,7 +208,7 @@ def _build_parser(game: Game[Any, Any]) -> argparse.ArgumentParser:
         default=["heuristic"],
         metavar="BOT",
         help="the other seats' bots in seat order: 'random', the game's own bots "
-        "(Kanaloa: 'heuristic', 'search', 'ppo'; Kahuna: 'heuristic'), a policy file .npz or "
+        "(Kanaloa: 'heuristic', 'search', 'ppo'; Kahuna: 'heuristic', 'search'), a policy file .npz or "
         "a model .zip (loading it can run code: trusted files only); one name fills every "
         "seat (default: heuristic)",
     )

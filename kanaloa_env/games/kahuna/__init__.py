@@ -3,18 +3,21 @@
 The rules are the engine's (`kanaloa_env.core.kahuna`, KAHUNA-RULES.md); this
 sub-package adds what the layers above ask of a game: the text view (`text.py`),
 the picture of the board (`image.py`), decisions in words (`describe.py`), moves
-at the terminal (`moves.py`) and the heuristic bot (`heuristic.py`).
+at the terminal (`moves.py`), the heuristic bot (`heuristic.py`) and the search
+bot's pieces (`search.py`); belief sampling is the engine's (`core.kahuna.belief`).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from ...core import kahuna as engine
+from ...core.kahuna.belief import determinize
 from ...core.kahuna.config import DISCARD_RULES, Config
 from ...core.kahuna.constants import (
     DEGREE,
@@ -152,6 +155,11 @@ class KahunaGame(Game[State, Config]):
     def public_view(self, state: State, seats: np.ndarray) -> State:
         return engine.public_view(state, seats)
 
+    def determinize(
+        self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
+    ) -> State:
+        return determinize(view, seats, n, rng)
+
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner 1, the loser 2; a draw or a truncated game 1.5 each (K8.1, K9.1)."""
         ranks = np.full((state.batch_size, 2), 1.5)
@@ -184,6 +192,17 @@ class KahunaGame(Game[State, Config]):
 
     def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
         return engine.random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
+
+    # ---- bots ---------------------------------------------------------------------------
+
+    def bot_factories(self) -> dict[str, Callable[[], Any]]:
+        """ "heuristic" and "search" (`SearchBot(game="kahuna")` with
+        `KAHUNA_SEARCH_DEFAULTS`, see docs/kahuna.md)."""
+        from ...bots.search import SearchBot
+        from .search import KAHUNA_SEARCH_DEFAULTS
+
+        search = functools.partial(SearchBot, game="kahuna", **KAHUNA_SEARCH_DEFAULTS)
+        return {**super().bot_factories(), "search": search}
 
     # ---- positions -------------------------------------------------------------------
 

@@ -1,0 +1,309 @@
+"""Belief sampling (determinization) for Kahuna: full states that agree with what one
+player knows (K12).
+
+A player sees its own hand and face-down discards, the board, the face-up row, the
+face-up discards, the pile's size, the opponent's hand size and number of
+face-down discards, and the opponent cards it remembers (`known`, K6.7). It does
+not see the rest of the opponent's hand, the islands of the opponent's face-down
+discards, the pile's order, or the key that fixes the later reshuffles (K7.3).
+`determinize(state, seats, n, rng)` fills in that hidden part: it returns `n`
+complete states per game in which the hidden cards are dealt uniformly at random
+among all placements consistent with what `seats` knows, and the key is fresh.
+The search bot (`kanaloa_env.games.kahuna.search`) plays on from such samples.
+
+**What is consistent.** The *hidden* cards are the 24 (K1.4) less the seat's hand,
+the seat's face-down discards, the face-up row, the face-up discards and the
+opponent's remembered cards. A placement is consistent when the opponent's hand
+gets exactly as many of them as it holds beyond `known`, the opponent's face-down
+discards exactly their number, and the pile exactly its size; the order of the
+pile counts, the order inside a hand or the discards does not. `known` is a lower
+bound on the opponent's hand and nothing else the rules reveal constrains the
+hidden cards, so every such placement is possible. The two cards of an island
+are told apart, as in a shuffled deck, so a placement of *islands* comes with the
+probability of the number of ways the physical cards make it.
+
+**How.** One uniformly random order of the hidden cards per sample (the argsort
+of 64-bit hashes, `rng.draws`): the first cards complete the opponent's hand, the
+next are its face-down discards, the rest are the pile. Every order is equally
+likely, so every consistent placement of the physical cards is. No rejection:
+the cost does not depend on the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..rng import draws, mix64
+from . import cards, masks
+from .constants import NUM_CARDS, NUM_ISLANDS, ROW_SLOTS
+from .state import State
+
+__all__ = ["determinize", "determinize_from_keys", "hidden_cards", "hidden_counts"]
+
+# Independent hash streams per sample (the `round` argument of `rng.draws`).
+_STREAM_ORDER, _STREAM_KEY = 1, 3
+_PAD = NUM_ISLANDS  # sorts after every island: the unused places of a sample's list
+_SORT_SHIFT = np.uint64(59)  # island (or pad) in the top 5 bits of a sort key, hash below
+
+
+def _seen(state: State, seat: np.ndarray) -> np.ndarray:
+    """(B, 12) int64 cards of each island that `seat` sees or remembers."""
+    B = state.batch_size
+    r = np.arange(B)
+    q = 1 - seat
+    # Counted per word: a bad state's sum of words could carry into the next island.
+    seen = np.zeros((B, NUM_ISLANDS), dtype=np.int64)
+    for w in (
+        state.hands[r, seat],
+        state.discard_down[r, seat],
+        state.discard_up,
+        state.known[r, q],
+    ):
+        seen += cards.counts(w).astype(np.int64)
+    for s in range(ROW_SLOTS):
+        x = state.face_up[:, s].astype(np.intp)
+        np.add.at(seen, (r[x >= 0], x[x >= 0]), 1)
+    return seen
+
+
+def hidden_counts(state: State, seats: np.ndarray | Sequence[int] | int) -> np.ndarray:
+    """(B, 3) int64: per game, how many hidden cards the opponent's hand holds beyond
+    `known`, how many face-down discards it has, and the pile's size (what a sample
+    fills, in that order).
+
+    Works on the real state (the opponent's hand and discards are counted, not read)
+    and on the public view for `seats` (`hidden_hand`, `hidden_down`).
+    """
+    seat = _check_seats(state, seats)
+    return _hidden_counts(state, seat)
+
+
+def _hidden_counts(state: State, seat: np.ndarray) -> np.ndarray:
+    r = np.arange(state.batch_size)
+    q = 1 - seat
+    extra = (
+        cards.size(state.hands[r, q]).astype(np.int64)
+        + state.hidden_hand[r, q]
+        - cards.size(state.known[r, q]).astype(np.int64)
+    )
+    down = cards.size(state.discard_down[r, q]).astype(np.int64) + state.hidden_down[r, q]
+    return np.stack([extra, down, state.pile_size.astype(np.int64)], axis=1)
+
+
+def hidden_cards(state: State, seats: np.ndarray | Sequence[int] | int) -> np.ndarray:
+    """(B, 12) int64: per game, the cards of each island `seats` can neither see nor
+    remember (in the opponent's hand beyond `known`, its face-down discards, or the
+    pile).
+
+    Raises:
+        TypeError, ValueError: bad `seats`, or a state in which the seat sees more
+            than two cards of an island.
+    """
+    seat = _check_seats(state, seats)
+    seen = _seen(state, seat)
+    bad = np.flatnonzero((seen > 2).any(axis=1))
+    if bad.size:
+        raise ValueError(
+            f"game {int(bad[0])}: seat {int(seat[bad[0]])} sees more than 2 cards of an island "
+            "(K1.4; not a Kahuna position)"
+        )
+    return 2 - seen
+
+
+def determinize(
+    state: State,
+    seats: np.ndarray | Sequence[int] | int,
+    n: int | np.ndarray | Sequence[int],
+    rng: np.random.Generator | int,
+) -> State:
+    """Sample full states consistent with what `seats` knows, `n` per game.
+
+    Args:
+        state: a batch of `b` games: the real state or the seat's public view
+            (`public_view(state, seats)`); only what the seat may know is read
+            (K12), never the opponent's hidden cards, the pile or the key.
+        seats: (b,) ints 0/1 or one int, the player whose knowledge each game's
+            samples respect (usually the player to act).
+        n: samples per game, an int >= 1, or (b,) ints >= 1 (game i gets n[i]).
+        rng: a `numpy.random.Generator` (or an int seed for one): one 64-bit draw
+            per game seeds that game's samples (`determinize_from_keys`).
+
+    Returns:
+        A `State` of `b * n` games (`sum(n)` for per-game counts), game-major:
+        rows `i*n .. i*n+n-1` are game i's samples. Each equals game i except the
+        opponent's hand beyond `known`, its face-down discards and the pile (a
+        uniformly random consistent placement, see the module docstring), the key
+        (fresh, so later reshuffles differ between samples), the public-view
+        counters (0) and the cached legal mask (recomputed). Each passes
+        `check_invariants`, and `observe(sample, seat)` equals `observe(state,
+        seat)`.
+
+    Raises:
+        TypeError: `state` is not a Kahuna `State`, `seats` or `n` are not
+            integers, `rng` is neither a Generator nor an int.
+        ValueError: a seat other than 0/1, `n < 1`, shapes that disagree, a view
+            made for the other seat, or a position whose card counts do not add up.
+    """
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        rng = np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}"
+        )
+    _check_state(state)
+    _check_seats(state, seats)
+    _check_counts(state, n)
+    keys = rng.integers(
+        0, np.iinfo(np.uint64).max, size=state.batch_size, dtype=np.uint64, endpoint=True
+    )
+    return determinize_from_keys(state, seats, n, keys)
+
+
+def determinize_from_keys(
+    state: State,
+    seats: np.ndarray | Sequence[int] | int,
+    n: int | np.ndarray | Sequence[int],
+    keys: np.ndarray,
+) -> State:
+    """`determinize` with one uint64 key per game instead of a generator.
+
+    Game i's samples depend only on game i, `seats[i]`, `n[i]` and `keys[i]`, not
+    on the other games of the batch: a batch gives the same samples as one call
+    per game with the same keys.
+
+    Args:
+        state, seats, n: as for `determinize`.
+        keys: (b,) uint64 keys (`rng.game_keys` makes them from a seed and ids).
+    """
+    _check_state(state)
+    seat = _check_seats(state, seats)
+    counts = _check_counts(state, n)
+    keys = np.asarray(keys)
+    if keys.dtype != np.uint64 or keys.shape != (state.batch_size,):
+        raise ValueError(
+            f"keys must be a ({state.batch_size},) uint64 array, got {keys.dtype} {keys.shape}"
+        )
+    return _sample(state, seat, counts, keys)
+
+
+# ---- checks ----------------------------------------------------------------------
+
+
+def _check_state(state: object) -> None:
+    if not isinstance(state, State):
+        raise TypeError(
+            f"state must be a kanaloa_env.core.kahuna.State, got {type(state).__name__}"
+        )
+
+
+def _check_seats(state: State, seats: object) -> np.ndarray:
+    """(B,) intp seats from one int or B ints in 0..1."""
+    _check_state(state)
+    B = state.batch_size
+    s = np.asarray(seats)
+    if s.dtype.kind not in "iu" or s.dtype == bool:
+        raise TypeError(f"seats must be an int or ({B},) ints 0/1, got {seats!r}")
+    if s.ndim == 0:
+        s = np.full(B, s, dtype=np.intp)
+    elif s.shape != (B,):
+        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
+    if ((s < 0) | (s > 1)).any():
+        raise ValueError(f"seats must be 0 or 1, got {np.asarray(seats).tolist()}")
+    return s.astype(np.intp)
+
+
+def _check_counts(state: State, n: object) -> np.ndarray:
+    """(B,) int64 samples per game from one int or B ints, each >= 1."""
+    B = state.batch_size
+    c = np.asarray(n)
+    if c.dtype.kind not in "iu" or c.dtype == bool:
+        raise TypeError(f"n must be an int >= 1 or ({B},) such ints, got {n!r}")
+    if c.ndim == 0:
+        c = np.full(B, c, dtype=np.int64)
+    elif c.shape != (B,):
+        raise ValueError(f"n must be an int or a ({B},) array, got shape {c.shape}")
+    if (c < 1).any():
+        raise ValueError(f"n must be >= 1, got {np.asarray(n).tolist()}")
+    return c.astype(np.int64)
+
+
+def _prepare(state: State, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(B, 12) hidden cards per island and (B, 3) places to fill, checked to agree."""
+    r = np.arange(state.batch_size)
+    bad = np.flatnonzero((state.hidden_hand[r, seat] != 0) | (state.hidden_down[r, seat] != 0))
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"game {g}: the state hides seat {int(seat[g])}'s own cards (a public view made for "
+            "the other seat); pass the real state or public_view(state, seats)"
+        )
+    q = 1 - seat
+    bad = np.flatnonzero(~cards.contains(state.hands[r, q], state.known[r, q]))
+    if bad.size:
+        raise ValueError(
+            f"game {int(bad[0])}: the opponent's remembered cards (known) are not in its hand "
+            "(K6.7; not a Kahuna position)"
+        )
+    hidden = hidden_cards(state, seat)
+    places = _hidden_counts(state, seat)
+    bad = np.flatnonzero(hidden.sum(axis=1) != places.sum(axis=1))
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"game {g}: {int(hidden[g].sum())} cards are hidden from seat {int(seat[g])}, but "
+            f"the opponent's unknown hand cards, its face-down discards and the pile make "
+            f"{places[g].tolist()} (K1.4: every island has 2 cards; not a Kahuna position)"
+        )
+    return hidden, places
+
+
+# ---- sampling --------------------------------------------------------------------
+
+
+def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray) -> State:
+    B = state.batch_size
+    hidden, places = _prepare(state, seat)
+    R = int(counts.sum())
+    game = np.repeat(np.arange(B), counts)
+    index = np.arange(R) - np.repeat(np.cumsum(counts) - counts, counts)
+    sample_keys = mix64(keys[game] ^ mix64(index.astype(np.uint64)))
+    # Each game's hidden cards listed by island, padded to 24 with `_PAD`.
+    num = hidden.sum(axis=1)
+    listed = np.repeat(
+        np.tile(np.arange(NUM_ISLANDS + 1, dtype=np.int64), B),
+        np.column_stack([hidden, NUM_CARDS - num]).reshape(-1),
+    ).reshape(B, NUM_CARDS)[game]
+    # A uniformly random order of the real cards (pads last): sort by (is pad, hash).
+    # Two equal 59-bit hashes in a row (odds ~2**-50) would only fix those two cards'
+    # order by the sort; the result is still the same for the same key.
+    words = draws(sample_keys, _STREAM_ORDER, NUM_CARDS)
+    pad = (listed == _PAD).astype(np.uint64)
+    order = np.argsort((pad << _SORT_SHIFT) | (words >> np.uint64(5)), axis=1)
+    shuffled = np.take_along_axis(listed, order, axis=1)  # (R, 24)
+    extra, down, pile = (places[game, k] for k in range(3))
+    cols = np.arange(NUM_CARDS)[None, :]
+    to_hand = cols < extra[:, None]
+    to_down = (cols >= extra[:, None]) & (cols < (extra + down)[:, None])
+    one = np.append(cards.ONE, np.uint32(0)).astype(np.uint32)  # the pad adds nothing
+    word = one[shuffled]
+    hand_add = np.where(to_hand, word, np.uint32(0)).sum(axis=1, dtype=np.uint32)
+    down_word = np.where(to_down, word, np.uint32(0)).sum(axis=1, dtype=np.uint32)
+
+    out = state.take(game)
+    rows = np.arange(R)
+    q = 1 - seat[game]
+    out.hands[rows, q] = out.known[rows, q] + hand_add
+    out.discard_down[rows, q] = down_word
+    start = extra + down
+    width = out.pile.shape[1]
+    pos = np.minimum(start[:, None] + np.arange(width)[None, :], NUM_CARDS - 1)
+    new_pile = np.take_along_axis(shuffled, pos, axis=1).astype(np.int8)
+    new_pile[np.arange(width)[None, :] >= pile[:, None]] = -1
+    out.pile[...] = new_pile
+    out.hidden_hand[...] = 0
+    out.hidden_down[...] = 0
+    out.key[:] = draws(sample_keys, _STREAM_KEY, 1)[:, 0]
+    masks.refresh(out)
+    return out
