@@ -28,3 +28,14 @@ def test_mypy_finds_no_errors(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success: no issues found" in run.stdout
+
+
+def test_the_package_version_is_the_distribution_version() -> None:
+    import re
+    from pathlib import Path
+
+    import kanaloa_env
+
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'^version = "([^"]+)"$', text, flags=re.M)
+    assert match is not None and match.group(1) == kanaloa_env.__version__
