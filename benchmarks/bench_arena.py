@@ -43,7 +43,7 @@ def bench(lineup: str, players: int, games: int, batch: int, seed: int) -> dict[
         "games_per_cpu_s": games / cpu,
         "with_ratings_per_s": games / total,
         "decisions": float(np.mean(result.decisions)),
-        "rounds": float(np.mean(result.rounds)),
+        "rounds": float(np.mean(result.summary["rounds"])),
         "rating_s": result.rating_seconds,
     }
 

@@ -1,0 +1,40 @@
+"""Benchmark scripts without a test of their own run end to end at tiny sizes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_bench_arena_prints_a_line_per_lineup() -> None:
+    out = _run("benchmarks/bench_arena.py", "--games", "64", "--batch-size", "32")
+    rows = [ln.split() for ln in out.splitlines() if ln.strip().startswith("4 ")]
+    assert [r[1] for r in rows] == ["random", "heuristic"]
+    for r in rows:
+        decisions, rounds = float(r[-2]), float(r[-1])
+        assert decisions > 10 and 1 <= rounds <= decisions
+
+
+def test_bench_aec_ab_compares_two_checkouts() -> None:
+    out = _run(
+        "benchmarks/bench_aec_ab.py", "--other", str(ROOT), "--rounds", "1", "--seconds", "0.3"
+    )
+    assert out.count("decisions/s") == 2 and "this/other = " in out
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/bench_aec_ab.py", "--other", str(ROOT / "docs")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and "holds no kanaloa_env package" in proc.stderr
