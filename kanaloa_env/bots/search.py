@@ -451,7 +451,7 @@ class KanaloaSearch:
     def check(
         self, view: object, seats: object, masks: object
     ) -> tuple[State, np.ndarray, np.ndarray]:
-        return _check_act(view, seats, masks)
+        return check_act(view, seats, masks, State, NUM_ACTIONS, "kanaloa_env.core.State")
 
     def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
         return decision_keys(view, seats, base)
@@ -573,32 +573,43 @@ def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray
     return h
 
 
-def _check_act(view: object, seats: object, masks: object) -> tuple[State, np.ndarray, np.ndarray]:
-    """A bot call's arguments checked against each other (see `SearchBot.act`)."""
+def check_act(
+    view: object,
+    seats: object,
+    masks: object,
+    state_type: type[BatchedState],
+    num_actions: int,
+    state_name: str,
+) -> tuple[Any, np.ndarray, np.ndarray]:
+    """A search bot call's arguments checked against each other (see `SearchBot.act`):
+    `view` a `state_type` of b games (named `state_name` in errors), (b,) integer `seats`
+    that are the players to act, (b, `num_actions`) bool `masks` within the view's legal
+    mask with a legal action in every row. Returns them as the state, intp seats and
+    the mask array."""
     if view is None or seats is None:
         raise TypeError(
             "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
         )
-    if not isinstance(view, State):
-        raise TypeError(f"view must be a kanaloa_env.core.State, got {type(view).__name__}")
+    if not isinstance(view, state_type):
+        raise TypeError(f"view must be a {state_name}, got {type(view).__name__}")
     masks = np.asarray(masks)
     seats = np.asarray(seats)
     if seats.dtype.kind not in "iu":
         raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
     b = len(masks) if masks.ndim else -1
-    if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
-        raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
+    if masks.shape != (b, num_actions) or masks.dtype != bool:
+        raise ValueError(f"masks must be a (b, {num_actions}) bool array, got {masks.shape}")
+    current = view.current_player  # type: ignore[attr-defined]
     if view.batch_size != b or seats.shape != (b,):
         raise ValueError(
             f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
         )
-    if (seats != view.current_player).any():
+    if (seats != current).any():
         raise ValueError(
-            f"seats must be each game's player to act {view.current_player.tolist()}, "
-            f"got {seats.tolist()}"
+            f"seats must be each game's player to act {current.tolist()}, got {seats.tolist()}"
         )
     if b and not masks.any(axis=1).all():
         raise ValueError("every mask row needs at least one legal action")
-    if (masks & ~view.legal).any():
+    if (masks & ~view.legal).any():  # type: ignore[attr-defined]
         raise ValueError("masks allow an action the view's legal mask does not")
     return view, seats.astype(np.intp), masks

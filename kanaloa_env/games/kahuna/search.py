@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...bots.search import keyed_legal
+from ...bots.search import check_act, keyed_legal
 from ...core.kahuna import cards
 from ...core.kahuna.belief import determinize_from_keys, hidden_counts
 from ...core.kahuna.constants import NUM_ACTIONS
@@ -61,7 +61,7 @@ class KahunaSearch:
     def check(
         self, view: object, seats: object, masks: object
     ) -> tuple[State, np.ndarray, np.ndarray]:
-        return _check_act(view, seats, masks)
+        return check_act(view, seats, masks, State, NUM_ACTIONS, "Kahuna State")
 
     def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
         return decision_keys(view, seats, base)
@@ -187,34 +187,3 @@ def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray
     for col in parts:
         h = mix64(h ^ np.asarray(col).astype(np.int64).view(np.uint64))
     return h
-
-
-def _check_act(view: object, seats: object, masks: object) -> tuple[State, np.ndarray, np.ndarray]:
-    """A bot call's arguments checked against each other (see `SearchBot.act`)."""
-    if view is None or seats is None:
-        raise TypeError(
-            "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
-        )
-    if not isinstance(view, State):
-        raise TypeError(f"view must be a Kahuna State, got {type(view).__name__}")
-    masks = np.asarray(masks)
-    seats = np.asarray(seats)
-    if seats.dtype.kind not in "iu":
-        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
-    b = len(masks) if masks.ndim else -1
-    if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
-        raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
-    if view.batch_size != b or seats.shape != (b,):
-        raise ValueError(
-            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-        )
-    if (seats != view.current_player).any():
-        raise ValueError(
-            f"seats must be each game's player to act {view.current_player.tolist()}, "
-            f"got {seats.tolist()}"
-        )
-    if b and not masks.any(axis=1).all():
-        raise ValueError("every mask row needs at least one legal action")
-    if (masks & ~view.legal).any():
-        raise ValueError("masks allow an action the view's legal mask does not")
-    return view, seats.astype(np.intp), masks
