@@ -36,7 +36,7 @@ def test_reset_finished_starts_new_games_in_finished_ones_only() -> None:
     assert state.key[[1, 3]].tolist() == game_keys(0, np.arange(10, 12)).tolist()
 
 
-def test_the_reference_runs_when_openspiel_is_installed() -> None:
-    pytest.importorskip("pyspiel")
+def test_the_reference_runs() -> None:
+    # OpenSpiel is in the dev extra, so this runs wherever the suite does.
     got = bench_kahuna.bench_dots_and_boxes(0.05)
     assert got is not None and got[0] > 0
