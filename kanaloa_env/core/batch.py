@@ -51,6 +51,39 @@ def check_index(value: object, size: int, name: str) -> int:
     return int(value)
 
 
+def check_seats(seats: object, batch_size: int, num_players: int) -> np.ndarray:
+    """(B,) intp seats from one int or `batch_size` ints in 0..num_players-1, or a
+    TypeError/ValueError saying what is allowed (the seat arguments of belief sampling)."""
+    B = batch_size
+    allowed = "0 or 1" if num_players == 2 else f"in 0..{num_players - 1}"
+    s = np.asarray(seats)
+    if s.dtype.kind not in "iu" or s.dtype == bool:
+        raise TypeError(f"seats must be an int or ({B},) ints {allowed}, got {seats!r}")
+    if s.ndim == 0:
+        s = np.full(B, s, dtype=np.intp)
+    elif s.shape != (B,):
+        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
+    if ((s < 0) | (s >= num_players)).any():
+        raise ValueError(f"seats must be {allowed}, got {np.asarray(seats).tolist()}")
+    return s.astype(np.intp)
+
+
+def check_counts(n: object, batch_size: int) -> np.ndarray:
+    """(B,) int64 counts per game from one int or `batch_size` ints, each >= 1 (the
+    samples per game of belief sampling), or a TypeError/ValueError naming `n`."""
+    B = batch_size
+    c = np.asarray(n)
+    if c.dtype.kind not in "iu" or c.dtype == bool:
+        raise TypeError(f"n must be an int >= 1 or ({B},) such ints, got {n!r}")
+    if c.ndim == 0:
+        c = np.full(B, c, dtype=np.int64)
+    elif c.shape != (B,):
+        raise ValueError(f"n must be an int or a ({B},) array, got shape {c.shape}")
+    if (c < 1).any():
+        raise ValueError(f"n must be >= 1, got {np.asarray(n).tolist()}")
+    return c.astype(np.int64)
+
+
 def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """(B,) bool: whether each int64 action is in range and legal in its row of the
     (B, A) bool `legal` masks."""

@@ -41,6 +41,26 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
+def keys_from_generator(rng: object, n: int) -> np.ndarray:
+    """(n,) uint64 keys, one 64-bit draw each from `rng` (a `numpy.random.Generator`,
+    or an int seed for a new one); TypeError for anything else."""
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        rng = np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}"
+        )
+    return rng.integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64, endpoint=True)
+
+
+def check_keys(keys: object, n: int) -> np.ndarray:
+    """`keys` as an (n,) uint64 array, or a ValueError saying what is expected."""
+    k = np.asarray(keys)
+    if k.dtype != np.uint64 or k.shape != (n,):
+        raise ValueError(f"keys must be a ({n},) uint64 array, got {k.dtype} {k.shape}")
+    return k
+
+
 def game_keys(seed: int, game_ids: np.ndarray) -> np.ndarray:
     """Keys of games `game_ids` (int array) of the stream seeded `seed`, (len,) uint64."""
     # Arrays only (a scalar id as shape (1,)): array integer overflow wraps silently.

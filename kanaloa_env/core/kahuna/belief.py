@@ -35,7 +35,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..rng import draws, mix64
+from ..batch import check_counts, check_seats
+from ..rng import check_keys, draws, keys_from_generator, mix64
 from . import cards, masks
 from .constants import NUM_CARDS, NUM_ISLANDS, ROW_SLOTS
 from .state import State
@@ -146,18 +147,9 @@ def determinize(
         ValueError: a seat other than 0/1, `n < 1`, shapes that disagree, a view
             made for the other seat, or a position whose card counts do not add up.
     """
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
-        rng = np.random.default_rng(int(rng))
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}"
-        )
-    _check_state(state)
-    _check_seats(state, seats)
-    _check_counts(state, n)
-    keys = rng.integers(
-        0, np.iinfo(np.uint64).max, size=state.batch_size, dtype=np.uint64, endpoint=True
-    )
+    _check_seats(state, seats)  # before the draw: bad arguments leave `rng` as it was
+    check_counts(n, state.batch_size)
+    keys = keys_from_generator(rng, state.batch_size)
     return determinize_from_keys(state, seats, n, keys)
 
 
@@ -177,15 +169,9 @@ def determinize_from_keys(
         state, seats, n: as for `determinize`.
         keys: (b,) uint64 keys (`rng.game_keys` makes them from a seed and ids).
     """
-    _check_state(state)
     seat = _check_seats(state, seats)
-    counts = _check_counts(state, n)
-    keys = np.asarray(keys)
-    if keys.dtype != np.uint64 or keys.shape != (state.batch_size,):
-        raise ValueError(
-            f"keys must be a ({state.batch_size},) uint64 array, got {keys.dtype} {keys.shape}"
-        )
-    return _sample(state, seat, counts, keys)
+    counts = check_counts(n, state.batch_size)
+    return _sample(state, seat, counts, check_keys(keys, state.batch_size))
 
 
 # ---- checks ----------------------------------------------------------------------
@@ -201,32 +187,7 @@ def _check_state(state: object) -> None:
 def _check_seats(state: State, seats: object) -> np.ndarray:
     """(B,) intp seats from one int or B ints in 0..1."""
     _check_state(state)
-    B = state.batch_size
-    s = np.asarray(seats)
-    if s.dtype.kind not in "iu" or s.dtype == bool:
-        raise TypeError(f"seats must be an int or ({B},) ints 0/1, got {seats!r}")
-    if s.ndim == 0:
-        s = np.full(B, s, dtype=np.intp)
-    elif s.shape != (B,):
-        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
-    if ((s < 0) | (s > 1)).any():
-        raise ValueError(f"seats must be 0 or 1, got {np.asarray(seats).tolist()}")
-    return s.astype(np.intp)
-
-
-def _check_counts(state: State, n: object) -> np.ndarray:
-    """(B,) int64 samples per game from one int or B ints, each >= 1."""
-    B = state.batch_size
-    c = np.asarray(n)
-    if c.dtype.kind not in "iu" or c.dtype == bool:
-        raise TypeError(f"n must be an int >= 1 or ({B},) such ints, got {n!r}")
-    if c.ndim == 0:
-        c = np.full(B, c, dtype=np.int64)
-    elif c.shape != (B,):
-        raise ValueError(f"n must be an int or a ({B},) array, got shape {c.shape}")
-    if (c < 1).any():
-        raise ValueError(f"n must be >= 1, got {np.asarray(n).tolist()}")
-    return c.astype(np.int64)
+    return check_seats(seats, state.batch_size, 2)
 
 
 def _prepare(state: State, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -54,7 +54,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..rng import draws, mix64
+from ..batch import check_counts, check_seats
+from ..rng import check_keys, draws, keys_from_generator, mix64
 from . import masks
 from .constants import (
     DECK_SIZE,
@@ -168,17 +169,9 @@ def determinize(
     """
     if not isinstance(state, State):
         raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
-        rng = np.random.default_rng(int(rng))
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}"
-        )
-    _check_seats(state, seats)
-    _check_counts(state, n)
-    keys = rng.integers(
-        0, np.iinfo(np.uint64).max, size=state.batch_size, dtype=np.uint64, endpoint=True
-    )
+    _check_seats(state, seats)  # before the draw: bad arguments leave `rng` as it was
+    check_counts(n, state.batch_size)
+    keys = keys_from_generator(rng, state.batch_size)
     return determinize_from_keys(state, seats, n, keys)
 
 
@@ -201,13 +194,8 @@ def determinize_from_keys(
     if not isinstance(state, State):
         raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
     seat = _check_seats(state, seats)
-    counts = _check_counts(state, n)
-    keys = np.asarray(keys)
-    if keys.dtype != np.uint64 or keys.shape != (state.batch_size,):
-        raise ValueError(
-            f"keys must be a ({state.batch_size},) uint64 array, got {keys.dtype} {keys.shape}"
-        )
-    return _sample(state, seat, counts, keys)
+    counts = check_counts(n, state.batch_size)
+    return _sample(state, seat, counts, check_keys(keys, state.batch_size))
 
 
 def count_deals(state: State, seats: np.ndarray | Sequence[int] | int) -> list[int]:
@@ -252,32 +240,7 @@ def _multinomial(total: int, parts: list[int]) -> int:
 
 def _check_seats(state: State, seats: object) -> np.ndarray:
     """(B,) intp seats from one int or B ints in 0..P-1."""
-    B, P = state.batch_size, state.num_players
-    s = np.asarray(seats)
-    if s.dtype.kind not in "iu" or s.dtype == bool:
-        raise TypeError(f"seats must be an int or ({B},) ints in 0..{P - 1}, got {seats!r}")
-    if s.ndim == 0:
-        s = np.full(B, s, dtype=np.intp)
-    elif s.shape != (B,):
-        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
-    if ((s < 0) | (s >= P)).any():
-        raise ValueError(f"seats must be in 0..{P - 1}, got {np.asarray(seats).tolist()}")
-    return s.astype(np.intp)
-
-
-def _check_counts(state: State, n: object) -> np.ndarray:
-    """(B,) int64 samples per game from one int or B ints, each >= 1."""
-    B = state.batch_size
-    c = np.asarray(n)
-    if c.dtype.kind not in "iu" or c.dtype == bool:
-        raise TypeError(f"n must be an int >= 1 or ({B},) such ints, got {n!r}")
-    if c.ndim == 0:
-        c = np.full(B, c, dtype=np.int64)
-    elif c.shape != (B,):
-        raise ValueError(f"n must be an int or a ({B},) array, got shape {c.shape}")
-    if (c < 1).any():
-        raise ValueError(f"n must be >= 1, got {np.asarray(n).tolist()}")
-    return c.astype(np.int64)
+    return check_seats(seats, state.batch_size, state.num_players)
 
 
 # ---- counting the deals ----------------------------------------------------------
