@@ -23,12 +23,12 @@ import argparse
 import dataclasses
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
 from ..core.batch import GameState
-from ..core.rng import check_seed, game_keys
 
 __all__ = ["Game", "Move"]
 
@@ -60,6 +60,10 @@ class Game(Generic[S, C]):
         default_num_players: the table size when none is given.
         config_class: the engine's frozen `Config` dataclass.
         state_class: the engine's `GameState` subclass.
+        engine: the engine package (`kanaloa_env.core.<game>`), whose `init(config, B,
+            seed, first_game=0)`, `init_from_keys`, `reset_games`, `step`,
+            `step_inplace(..., validate=)` and `validate_actions` the engine methods
+            below call: every engine exports them under these names.
     """
 
     name: ClassVar[str]
@@ -71,6 +75,7 @@ class Game(Generic[S, C]):
     default_num_players: ClassVar[int]
     config_class: ClassVar[type]
     state_class: ClassVar[type]
+    engine: ClassVar[ModuleType]
 
     # ---- config ------------------------------------------------------------------
 
@@ -178,19 +183,19 @@ class Game(Generic[S, C]):
 
     def init(self, config: C, batch_size: int, seed: int) -> S:
         """A batch of new games; game i is game i of the stream `seed` at any batch size."""
-        raise NotImplementedError
+        return self.engine.init(config, batch_size, seed)  # type: ignore[no-any-return]
 
     def init_from_keys(self, config: C, keys: np.ndarray) -> S:
         """New games with the given (B,) uint64 keys (`kanaloa_env.core.rng.game_keys`)."""
-        raise NotImplementedError
+        return self.engine.init_from_keys(config, keys)  # type: ignore[no-any-return]
 
     def init_game(self, config: C, seed: int, game: int = 0) -> S:
         """A batch of one: game `game` of the stream `seed` (as in `init(config, B, seed)`)."""
-        return self.init_from_keys(config, game_keys(check_seed(seed), np.array([game])))
+        return self.engine.init(config, 1, seed, first_game=game)  # type: ignore[no-any-return]
 
     def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray) -> None:
         """Start new games with `keys` in rows `idx` of `state`, in place (auto-reset)."""
-        raise NotImplementedError
+        self.engine.reset_games(state, idx, keys)
 
     def step_inplace(self, state: S, actions: np.ndarray, validate: bool = True) -> S:
         """Apply one decision per game, in place; finished games ignore their entry.
@@ -199,17 +204,16 @@ class Game(Generic[S, C]):
         state then unchanged. `validate=False` is for callers that checked the
         actions against `state.legal` already.
         """
-        raise NotImplementedError
+        return self.engine.step_inplace(state, actions, validate=validate)  # type: ignore[no-any-return]
 
     def step(self, state: S, actions: np.ndarray) -> S:
         """Like `step_inplace` on a copy: `state` is not modified."""
-        actions = self.validate_actions(state, actions)
-        return self.step_inplace(state.copy(), actions, validate=False)
+        return self.engine.step(state, actions)  # type: ignore[no-any-return]
 
     def validate_actions(self, state: S, actions: object) -> np.ndarray:
         """(B,) int64 actions, or TypeError/ValueError naming the games, players and actions
         at fault (finished games may hold anything)."""
-        raise NotImplementedError
+        return self.engine.validate_actions(state, actions)  # type: ignore[no-any-return]
 
     def observe(
         self,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -58,6 +59,7 @@ class KanaloaGame(Game[State, Config]):
     default_num_players = 4
     config_class = Config
     state_class = State
+    engine: ClassVar[ModuleType] = engine
 
     # ---- config ------------------------------------------------------------------
 
@@ -100,27 +102,6 @@ class KanaloaGame(Game[State, Config]):
         return Config.from_dict(num_players, dict(overrides))
 
     # ---- the engine ----------------------------------------------------------------
-
-    def init(self, config: Config, batch_size: int, seed: int) -> State:
-        return engine.init(config, batch_size, seed)
-
-    def init_from_keys(self, config: Config, keys: np.ndarray) -> State:
-        return engine.init_from_keys(config, keys)
-
-    def init_game(self, config: Config, seed: int, game: int = 0) -> State:
-        return engine.init(config, 1, seed, first_game=game)
-
-    def reset_games(self, state: State, idx: np.ndarray, keys: np.ndarray) -> None:
-        engine.reset_games(state, idx, keys)
-
-    def step_inplace(self, state: State, actions: np.ndarray, validate: bool = True) -> State:
-        return engine.step_inplace(state, actions, validate=validate)
-
-    def step(self, state: State, actions: np.ndarray) -> State:
-        return engine.step(state, actions)
-
-    def validate_actions(self, state: State, actions: object) -> np.ndarray:
-        return engine.validate_actions(state, actions)
 
     def observe(
         self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
