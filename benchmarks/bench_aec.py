@@ -119,6 +119,8 @@ def _reference(env_id: str) -> tuple[Callable[[], Any], Callable[[], Any]] | str
     try:
         module_name = pettingzoo.spec("aec", env_id).entry_point.split(":")[0]
         module = importlib.import_module(module_name)
+        # Some envs import but need more to start (hanabi_v5: shimmy and OpenSpiel).
+        module.raw_env().close()
     except Exception as e:  # noqa: BLE001 (any import failure means: skip this reference)
         return f"{type(e).__name__}: {e}"
     return module.env, module.raw_env
