@@ -21,6 +21,8 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
+from .kernels import JIT_DISABLED
+
 S = TypeVar("S", bound="BatchedState")
 
 _INT64 = np.dtype(np.int64)
@@ -164,6 +166,11 @@ class BatchedState:
     config: Any
     # The array fields in declaration order, set for each subclass on first use.
     _array_names: ClassVar[tuple[str, ...]] = ()
+    # The named tuple of the array fields (its field names are the array names, in
+    # order) and the compiled function that turns it into the structure the engine's
+    # kernels take (see `kernels.define_struct`); None for a state without kernels.
+    kernel_type: ClassVar[type | None] = None
+    kernel_struct: ClassVar[Callable[[Any], Any] | None] = None
 
     @classmethod
     def array_names(cls) -> tuple[str, ...]:
@@ -241,6 +248,26 @@ class BatchedState:
     def nbytes_per_game(self) -> int:
         """Bytes of array data per game."""
         return sum(v.nbytes for v in self.arrays().values()) // max(self.batch_size, 1)
+
+    def kernel_arrays(self) -> Any:
+        """The arrays in the form the compiled kernels take: one structure whose fields
+        are the arrays (`kernel_struct` of the `kernel_type` named tuple; the named
+        tuple itself under `NUMBA_DISABLE_JIT=1`). Built on first use and kept: the
+        fields of a (frozen) state are never reassigned, only their contents change.
+        """
+        got = self.__dict__.get("_kernel_arrays")
+        if got is None:
+            assert self.kernel_type is not None, f"{type(self).__name__} has no kernels"
+            got = self.kernel_type(*(getattr(self, n) for n in self.array_names()))
+            make = type(self).kernel_struct
+            if make is not None and not JIT_DISABLED:
+                got = make(got)
+            object.__setattr__(self, "_kernel_arrays", got)
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The kernels' structure is rebuilt on use: it does not pickle.
+        return {k: v for k, v in self.__dict__.items() if k != "_kernel_arrays"}
 
     def replace(self: S, **changes: Any) -> S:
         """A new state sharing all arrays except those given."""

@@ -3,6 +3,9 @@
 A game's key depends only on the batch seed and the game's index, so game `i` of a
 batch is the same game whatever the batch size (DESIGN.md, Chance). The hash is
 SplitMix64's finaliser, applied elementwise with wrapping uint64 arithmetic.
+The array functions serve Python code; the compiled engines draw one word at a time
+with `mix64_one` and `draw_one`, which give the same words (`draws(k, r, n)[i, c] ==
+draw_one(k[i], r, c)`; a test checks it).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+
+from .kernels import small_kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -30,6 +35,28 @@ def mix64(x: np.ndarray) -> np.ndarray:
     z *= _M2
     z ^= z >> _S31
     return z
+
+
+@small_kernel
+def mix64_one(x: np.uint64) -> np.uint64:
+    """`mix64` of one uint64 (for compiled code)."""
+    z = np.uint64(x) + _GOLDEN
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)  # type: ignore[no-any-return]
+
+
+@small_kernel
+def round_base(key: np.uint64, round_: int) -> np.uint64:
+    """The hash of (game key, round) that `draw_one`'s words of that round start from."""
+    return mix64_one(np.uint64(key) ^ (np.uint64(round_) * _ROUND_MULT))  # type: ignore[no-any-return]
+
+
+@small_kernel
+def draw_one(base: np.uint64, counter: int) -> np.uint64:
+    """Word `counter` (0, 1, ...) of the round whose `round_base` is `base`: the entry
+    `draws(keys, round, n)[i, counter]`."""
+    return mix64_one(base ^ (np.uint64(counter + 1) * _COUNTER_MULT))  # type: ignore[no-any-return]
 
 
 def check_seed(seed: object) -> int:

@@ -55,7 +55,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..batch import check_counts, check_seats
-from ..rng import check_keys, draws, keys_from_generator, mix64
+from ..kernels import argsort_small, call, kernel
+from ..rng import check_keys, draw_one, keys_from_generator, mix64, round_base
 from . import masks
 from .constants import (
     DECK_SIZE,
@@ -432,14 +433,13 @@ def _prepare(
 
 def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray) -> State:
     B, P = state.batch_size, state.num_players
-    games = np.arange(B)
     sizes, hidden, own, suit_count, voids = _prepare(state, seat)
-    card_hidden = (hidden[:, None] & _CARD_BITS[None, :]) != 0  # (B, 53)
 
-    # Per game: the card groups and classes (Python; the deal itself is vectorised).
+    # Per game: the card groups and classes, and per sample the drawn counts (Python:
+    # exact integers); the deal itself is a compiled kernel (`_deal_sample`).
     R = int(counts.sum())
-    card_group = np.full((B, DECK_SIZE), _NONE, dtype=np.int64)  # group of each card
-    group_start = np.zeros((B, _MAX_GROUPS + 1), dtype=np.int64)  # start in sorted order
+    group_of_suit = np.zeros((B, NUM_SUITS + 1), dtype=np.int64)
+    group_sizes = np.zeros((B, _MAX_GROUPS), dtype=np.int64)
     member_seat = np.full((B, _MAX_CLASSES + 1, P), -1, dtype=np.int64)
     member_end = np.full((B, _MAX_CLASSES + 1, P), DECK_SIZE + 1, dtype=np.int64)
     take = np.zeros((R, _MAX_GROUPS, _MAX_CLASSES), dtype=np.int64)
@@ -451,10 +451,8 @@ def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray
                 f"game {g}: no deal of the hidden cards is consistent with the hand sizes "
                 f"{sizes[g].tolist()} and voids {voids[g].tolist()} (not a reachable position)"
             )
-        n_groups = len(lay.group_sizes)
-        card_group[g] = np.where(card_hidden[g], lay.group_of_suit[_BIT_SUIT], _NONE)
-        group_start[g, 1 : n_groups + 1] = np.cumsum(lay.group_sizes)
-        group_start[g, n_groups + 1 :] = group_start[g, n_groups]
+        group_of_suit[g] = lay.group_of_suit
+        group_sizes[g, : len(lay.group_sizes)] = lay.group_sizes
         for k, members in enumerate(lay.classes):
             member_seat[g, k, : len(members)] = members
             member_end[g, k, : len(members)] = np.cumsum(sizes[g, members])
@@ -468,64 +466,141 @@ def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray
                 take[row, j, : len(t)] = t
             row += 1
 
-    # The deal, vectorised over the samples: each group in a random order, its first
-    # cards to the classes by the drawn counts, the rest to the pool; then each
-    # class in a random order, split among its players by hand size.
-    game = np.repeat(games, counts)
+    game = np.repeat(np.arange(B), counts)
     index = np.arange(R) - np.repeat(np.cumsum(counts) - counts, counts)
     sample_keys = mix64(keys[game] ^ mix64(index.astype(np.uint64)))
-    cg = card_group[game]  # (R, 53)
-    pos = _random_positions(cg, sample_keys, _STREAM_GROUP_ORDER)
-    rank = pos - np.take_along_axis(group_start[game], cg, axis=1)
-    ends = np.cumsum(take, axis=2)  # (R, groups, classes)
-    rr, cc = np.nonzero(cg != _NONE)  # the hidden cards of every sample
-    g_of = cg[rr, cc]
-    cls = np.full((R, DECK_SIZE), _NONE, dtype=np.int64)
-    # The number of class ends at or below the card's rank: its class, _POOL past all.
-    cls[rr, cc] = (rank[rr, cc, None] >= ends[rr, g_of]).sum(axis=1)
-    pos = _random_positions(cls, sample_keys, _STREAM_CLASS_ORDER)
-    class_start = np.zeros((R, _NONE + 1), dtype=np.int64)
-    for k in range(_NONE):
-        class_start[:, k + 1] = class_start[:, k] + (cls == k).sum(axis=1)
-    rank = pos - np.take_along_axis(class_start, cls, axis=1)
-    c_of = cls[rr, cc]
-    member = (rank[rr, cc, None] >= member_end[game[rr], c_of]).sum(axis=1)
-    target = np.full((R, DECK_SIZE), -1, dtype=np.int64)
-    target[rr, cc] = member_seat[game[rr], c_of, member]
-
     out = state.take(game)
-    for p in range(P):
-        out.hands[:, p] = np.where(target == p, _CARD_BITS, np.uint64(0)).sum(axis=1)
-    out.hands[np.arange(R), seat[game]] = own[game]
-    out.key[:] = draws(sample_keys, _STREAM_KEY, 1)[:, 0]
+    call(
+        _deal_samples,
+        hidden.astype(np.int64),
+        own.astype(np.int64),
+        seat.astype(np.int64),
+        group_of_suit,
+        group_sizes,
+        member_seat,
+        member_end,
+        take,
+        game,
+        sample_keys,
+        out.hands,
+        out.key,
+    )
     masks.refresh(out)
     return out
 
 
-def _random_positions(labels: np.ndarray, sample_keys: np.ndarray, stream: int) -> np.ndarray:
-    """(R, 53) int64: each card's position when row r's cards are sorted by label and,
-    within a label, put in a uniformly random order.
+# Bit c of a hand is card c; its suit, 4 for a Kanaloa or octopus copy.
+_CARD_SUIT_OF_BIT = _BIT_SUIT
+
+
+@kernel
+def _random_positions(labels, key, stream, words, sort_keys, order, pos):  # type: ignore[no-untyped-def]
+    """Write into `pos` (53,) each card's position when the cards are sorted by
+    `labels` (53,) and, within a label, put in a uniformly random order.
 
     The order within a label is that of one random 64-bit word per card (`rng.draws`
-    of the row's key), of which the top 58 bits sort below the label's 6. A row
-    where two cards of one label (other than `_NONE`) draw equal words, odds
-    ~2**-47, is drawn again from a further stream, so that no tie breaks the order.
+    of the sample's key and stream), of which the top 58 bits sort below the label's
+    6. Where two cards of one label (other than `_NONE`) draw equal words, odds
+    ~2**-47, the words are drawn again from a further stream, so that no tie breaks
+    the order. `words`, `sort_keys`, `order`: work arrays of 53.
     """
-    R, C = labels.shape
-    pos = np.empty((R, C), dtype=np.int64)
-    todo = np.arange(R)
     attempt = 0
-    while todo.size:
-        words = draws(sample_keys[todo], stream + 16 * attempt, C)
-        key = (labels[todo].astype(np.uint64) << _SORT_SHIFT) | (words >> np.uint64(6))
-        order = np.argsort(key, axis=1)
-        part = np.empty((len(todo), C), dtype=np.int64)
-        np.put_along_axis(part, order, np.arange(C)[None, :], axis=1)
-        pos[todo] = part
-        sorted_key = np.take_along_axis(key, order, axis=1)
-        tied = (sorted_key[:, 1:] == sorted_key[:, :-1]) & (
-            sorted_key[:, 1:] >> _SORT_SHIFT != np.uint64(_NONE)
-        )
-        todo = todo[tied.any(axis=1)]
+    while True:
+        base = round_base(key, stream + 16 * attempt)
+        for c in range(DECK_SIZE):
+            words[c] = draw_one(base, c)
+            sort_keys[c] = (np.uint64(labels[c]) << _SORT_SHIFT) | (words[c] >> np.uint64(6))
+        argsort_small(sort_keys, np.int64(DECK_SIZE), order)
+        tied = False
+        for i in range(DECK_SIZE):
+            pos[order[i]] = i
+            if (
+                i > 0
+                and sort_keys[order[i]] == sort_keys[order[i - 1]]
+                and labels[order[i]] != _NONE
+            ):
+                tied = True
+        if not tied:
+            return
         attempt += 1
-    return pos
+
+
+@kernel
+def _deal_samples(  # type: ignore[no-untyped-def]
+    hidden,
+    own,
+    seat,
+    group_of_suit,
+    group_sizes,
+    member_seat,
+    member_end,
+    take,
+    game,
+    sample_keys,
+    hands,
+    keys,
+):
+    """Deal the hidden cards of each sample r (of game `game[r]`) into `hands[r]`.
+
+    Each group's cards in a random order, its first cards to the classes by the drawn
+    counts `take[r]`, the rest to the pool; then each class's cards in a random order,
+    split among its players by hand size (`member_seat`, `member_end`); the pool's
+    cards past the unvoided players' hands stay out of the deal. The sample's key
+    for later deals is fresh.
+    """
+    P = hands.shape[1]
+    labels = np.empty(DECK_SIZE, dtype=np.int64)
+    cls = np.empty(DECK_SIZE, dtype=np.int64)
+    words = np.empty(DECK_SIZE, dtype=np.uint64)
+    sort_keys = np.empty(DECK_SIZE, dtype=np.uint64)
+    order = np.empty(DECK_SIZE, dtype=np.int64)
+    pos = np.empty(DECK_SIZE, dtype=np.int64)
+    starts = np.empty(_NONE + 1, dtype=np.int64)
+    for r in range(len(game)):
+        g = game[r]
+        key = sample_keys[r]
+        # The group of each hidden card; where each group starts in the sorted order.
+        for c in range(DECK_SIZE):
+            labels[c] = group_of_suit[g, _CARD_SUIT_OF_BIT[c]] if (hidden[g] >> c) & 1 else _NONE
+        starts[0] = 0
+        for j in range(_MAX_GROUPS):
+            starts[j + 1] = starts[j] + group_sizes[g, j]
+        _random_positions(labels, key, _STREAM_GROUP_ORDER, words, sort_keys, order, pos)
+        # A card's class: the number of class ends of its group at or below its rank.
+        for c in range(DECK_SIZE):
+            j = labels[c]
+            if j == _NONE:
+                cls[c] = _NONE
+                continue
+            rank = pos[c] - starts[j]
+            end = 0
+            k = 0
+            for v in range(_MAX_CLASSES):
+                end += take[r, j, v]
+                if rank >= end:
+                    k += 1
+            cls[c] = k
+        _random_positions(cls, key, _STREAM_CLASS_ORDER, words, sort_keys, order, pos)
+        starts[0] = 0
+        for k in range(_NONE):
+            n = 0
+            for c in range(DECK_SIZE):
+                if cls[c] == k:
+                    n += 1
+            starts[k + 1] = starts[k] + n
+        for p in range(P):
+            hands[r, p] = 0
+        for c in range(DECK_SIZE):
+            k = cls[c]
+            if k == _NONE:
+                continue
+            rank = pos[c] - starts[k]
+            m = 0
+            for i in range(P):
+                if rank >= member_end[g, k, i]:
+                    m += 1
+            if m < P and member_seat[g, k, m] >= 0:
+                p = member_seat[g, k, m]
+                hands[r, p] = np.int64(hands[r, p]) | (np.int64(1) << c)
+        hands[r, seat[g]] = own[g]
+        keys[r] = draw_one(round_base(key, _STREAM_KEY), 0)

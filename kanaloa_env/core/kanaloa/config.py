@@ -4,14 +4,61 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
+
+from ..kernels import JIT_DISABLED, StructProxy, StructType, define_struct, kernel
 from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
-from .ocean import DEFAULT_OCEAN_DECK, DeckArrays, OceanDeck, deck_arrays, normalize_deck
+from .ocean import (
+    DEFAULT_OCEAN_DECK,
+    DeckArrays,
+    OceanDeck,
+    deck_arrays,
+    field_rows,
+    normalize_deck,
+)
 
 DOLPHIN_MODES = ("optional", "automatic")
 REWARD_SCHEMES = ("win_loss", "rank")
 MAX_MAX_ROUNDS = 10_000
+
+
+class Rules(NamedTuple):
+    """A `Config` as the compiled kernels take it (`Config.rules`): plain numbers,
+    flags and the ocean deck's field arrays (indexed by deck field code)."""
+
+    num_players: int
+    route_cards: int
+    route_fields: int
+    nil_announcement: bool
+    announced_boat_moves: bool
+    dolphin_optional: bool
+    dolphin_chain: bool
+    max_rounds: int
+    rank_reward: bool
+    deck_cards: int
+    start_card: int
+    color: np.ndarray  # (2K,) int8
+    dolphin: np.ndarray  # (2K,) bool
+    start: np.ndarray  # (2K,) bool
+    field_rows: np.ndarray  # (2K, 8) float32, the observation's field features
+
+
+class RulesType(StructType):
+    """The numba type of `RulesRef`."""
+
+
+class RulesRef(StructProxy):  # type: ignore[misc]
+    """`Rules` as one structure, the form the compiled kernels take (see `State`'s)."""
+
+
+define_struct(RulesType, RulesRef, Rules._fields)
+
+
+@kernel
+def _rules_ref(rules):  # type: ignore[no-untyped-def]
+    return RulesRef(*rules)
 
 
 @dataclass(frozen=True)
@@ -46,6 +93,7 @@ class Config:
     max_rounds: int = 100
     reward: str = "win_loss"
     _deck: DeckArrays = field(init=False, repr=False, compare=False)
+    _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("num_players", "max_rounds"):
@@ -77,11 +125,43 @@ class Config:
                 f"need at least {need} (R2.1)"
             )
         object.__setattr__(self, "_deck", arrays)
+        rules = Rules(
+            num_players=self.num_players,
+            route_cards=need,
+            route_fields=2 * need,
+            nil_announcement=self.nil_announcement,
+            announced_boat_moves=self.announced_boat_moves,
+            dolphin_optional=self.dolphin == "optional",
+            dolphin_chain=self.dolphin_chain,
+            max_rounds=self.max_rounds,
+            rank_reward=self.reward == "rank",
+            deck_cards=arrays.num_cards,
+            start_card=arrays.start_card,
+            color=arrays.color,
+            dolphin=arrays.dolphin,
+            start=arrays.start,
+            field_rows=field_rows(arrays),
+        )
+        object.__setattr__(self, "_rules", rules)
 
     @property
     def deck(self) -> DeckArrays:
         """The parsed ocean deck."""
         return self._deck
+
+    @property
+    def rules(self) -> Any:
+        """The config as the compiled kernels take it: `Rules` as one structure (the
+        named tuple itself under `NUMBA_DISABLE_JIT=1`), built on first use."""
+        got = self.__dict__.get("_rules_ref")
+        if got is None:
+            got = self._rules if JIT_DISABLED else _rules_ref(self._rules)
+            object.__setattr__(self, "_rules_ref", got)
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The kernels' structure is rebuilt on use: it does not pickle.
+        return {k: v for k, v in self.__dict__.items() if k != "_rules_ref"}
 
     @property
     def route_cards(self) -> int:

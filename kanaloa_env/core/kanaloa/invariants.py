@@ -262,7 +262,7 @@ def _check_phase(state: State, done: np.ndarray) -> None:
     )
     d = np.flatnonzero(dolphin)
     if d.size:
-        ok = route.dolphin_eligible(state, d, cur[d])
+        ok = route.dolphin_eligible_at(state, d, cur[d])
         fail(np.isin(rows, d[~ok]), "a dolphin decision without an eligible dolphin (R6.3)")
 
     ann = state.announced

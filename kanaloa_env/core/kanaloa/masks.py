@@ -1,139 +1,103 @@
-"""The legal-action mask: the only code that decides what is legal (DESIGN.md, Masks)."""
+"""The legal-action mask: the only code that decides what is legal (DESIGN.md, Masks).
+
+`refresh_game` writes one game's row of the cached mask `State.legal`; `step` calls
+it after every decision, so `legal_action_mask` only copies the cache.
+"""
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
+from ..kernels import kernel, small_kernel
 from .constants import (
     ANNOUNCE,
     DOLPHIN_DECLINE,
     DOLPHIN_TAKE,
     KANALOA,
+    KANALOA_BITS,
     NO_ANNOUNCE,
     NUM_ACTIONS,
+    NUM_TIKI,
     OCTOPUS,
+    OCTOPUS_BITS,
     REMOVE_BASE,
-    SPECIAL_BITS,
     SUIT_BITS,
     TIKI_BITS,
     Phase,
 )
-from .route import const, flat_index, removable_bits
+from .route import removable
 from .state import State
 
-_LITTLE = sys.byteorder == "little"
-
-
-def _unpack_bits(words: np.ndarray) -> np.ndarray:
-    """(b,) uint64 -> (b, 64) bool, bit i of each word in column i."""
-    w = words if _LITTLE else words.byteswap()
-    # One flat unpack: unpacking row by row (axis=1) is several times slower.
-    return np.unpackbits(w.view(np.uint8), bitorder="little").view(bool).reshape(len(w), 64)
-
-
-def playable_cards(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
-    """(b,) uint64: the bits of `hand` that may be played to a trick (R4.1-R4.3).
-
-    A player holding the suit to follow must play it or a special card; otherwise,
-    or before a Tiki card leads, any card may be played.
-    """
-    return playable_tiki(hand, lead_suit) | (hand & SPECIAL_BITS)
-
-
-def playable_tiki(hand: np.ndarray, lead_suit: np.ndarray) -> np.ndarray:
-    """(b,) uint64: the Tiki cards of `hand` that may be played; see `playable_cards`
-    (the special cards may always be played)."""
-    # No suit (-1) takes SUIT_BITS's last entry, 0: nothing to follow.
-    follow = hand & SUIT_BITS.take(lead_suit)
-    # Holding the suit to follow: only it (R4.3).
-    return np.where(follow != _ZERO, follow, hand & _TIKI)
-
-
-# (Constant operands as `const` arrays: a scalar operand is converted on every call.)
-_ZERO = const(0, np.uint64)
-_TIKI = const(int(TIKI_BITS), np.uint64)
-_ANNOUNCE_ACTIONS = (np.uint64(1) << np.uint64(ANNOUNCE)) | (np.uint64(1) << np.uint64(NO_ANNOUNCE))
-_REMOVE_SHIFT = np.uint64(REMOVE_BASE)
-_SPECIAL_SHIFT = const(KANALOA, np.uint64)
-# Action bits 48/49 for the five special-card hand bits (3 Kanaloa, 2 octopus) shifted down.
-_SPECIAL_ACTIONS = np.array(
-    [(int(k & 7 != 0) << KANALOA) | (int(k >> 3 != 0) << OCTOPUS) for k in range(32)],
-    dtype=np.uint64,
-)
-# Per phase: fixed action bits (the announce pair, R3.2).
-_PHASE_ACTIONS = np.array(
-    [int(_ANNOUNCE_ACTIONS) if p == Phase.ANNOUNCE else 0 for p in Phase], dtype=np.uint64
-)
+# int64 copies of the hand bit tables for the kernels.
+_SUIT_BITS = SUIT_BITS.astype(np.int64)  # index -1 (no suit to follow) gives 0
+_TIKI_BITS = int(TIKI_BITS)
+_KANALOA_BITS = int(KANALOA_BITS)
+_OCTOPUS_BITS = int(OCTOPUS_BITS)
+_ANNOUNCE_PHASE, _PLAY = int(Phase.ANNOUNCE), int(Phase.PLAY)
 _REMOVE_OCTOPUS, _REMOVE_ROUND_END = int(Phase.REMOVE_OCTOPUS), int(Phase.REMOVE_ROUND_END)
 _DOLPHIN = int(Phase.DOLPHIN)
-_PLAY = const(int(Phase.PLAY), np.int8)
 
 
-def compute_mask(
-    state: State, idx: np.ndarray | None = None, out: np.ndarray | None = None
-) -> np.ndarray:
-    """(B, 66) bool legal actions of each game's player to act; all False when over.
+@small_kernel
+def playable_tiki(hand, lead_suit):  # type: ignore[no-untyped-def]
+    """The Tiki cards of `hand` (an int bit set) that may be played to the trick
+    (R4.2, R4.3): holding the suit to follow, only it; else any. Kanaloa and octopus
+    cards may always be played (R4.1)."""
+    follow = hand & _SUIT_BITS[lead_suit]
+    return follow if follow != 0 else hand & _TIKI_BITS
 
-    With `idx`, only the rows of those games, (len(idx), 66). With `out`, the mask
-    is written there (and returned).
 
-    Actions 0..63 are built as one 64-bit word per game (Tiki cards keep their hand
-    bits, R4.1-R4.3), then unpacked; the dolphin pair (64, 65) is set directly.
-    """
-    P = state.num_players
-    if idx is None:
-        B = state.batch_size
-        phase, cur, lead = state.phase, state.current_player, state.lead_suit
-        seat_index = flat_index(B, P, cur)
-    else:
-        B = len(idx)
-        phase, cur = state.phase.take(idx), state.current_player.take(idx)
-        lead = state.lead_suit.take(idx)
-        seat_index = idx * P + cur
-    # A finished game's current_player is -1, which names the previous game's last
-    # seat (or wraps around); its word is cleared by the phase below.
-    hand = state.hands.take(seat_index)
-    # The playable Tiki cards keep their bits; the specials, always playable, become
-    # actions 48/49 (int64 indices: numpy converts uint64 ones at some cost).
-    word = playable_tiki(hand, lead) | _SPECIAL_ACTIONS.take(
-        (hand >> _SPECIAL_SHIFT).view(np.int64)
-    )
-    playing = phase == _PLAY
-    dolphin = None  # no game in phase dolphin
-    if np.count_nonzero(playing) < B:  # (the common case, all playing, skips this)
-        word *= playing  # cards only in phase play
-        if state.config.nil_announcement:
-            word |= _PHASE_ACTIONS.take(phase)
-        rem = ((phase | 1) == _REMOVE_ROUND_END).nonzero()[0]  # phases 2 and 3: a removal
-        if rem.size:
-            games = rem if idx is None else idx[rem]
-            word[rem] = removable_bits(state, games, cur.take(rem)).view(np.uint64) << _REMOVE_SHIFT
-        dolphin = phase == _DOLPHIN
-    legal = np.empty((B, NUM_ACTIONS), dtype=bool) if out is None else out
-    legal[:, :64] = _unpack_bits(word)
-    if legal.flags.c_contiguous and B > 1:
-        # Both dolphin columns (64, 65) of every row as one strided uint16 write.
-        both = np.ndarray((B,), np.uint16, legal, DOLPHIN_TAKE, (NUM_ACTIONS,))
-        if dolphin is None:
-            both.fill(0)
-        else:
-            np.multiply(dolphin, np.uint16(0x0101), out=both)
-    elif dolphin is None:
-        legal[:, DOLPHIN_TAKE:] = False
-    else:
-        legal[:, DOLPHIN_TAKE] = legal[:, DOLPHIN_DECLINE] = dolphin
-    return legal
+@kernel
+def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
+    """Write game g's row of `s.legal`: the legal actions of its player to act (all
+    False once the game is over)."""
+    row = s.legal[g]
+    row[:] = False
+    phase = s.phase[g]
+    if phase == _PLAY:
+        hand = np.int64(s.hands[g, s.current_player[g]])
+        tiki = playable_tiki(hand, s.lead_suit[g])
+        for card in range(NUM_TIKI):
+            if (tiki >> card) & 1:
+                row[card] = True
+        row[KANALOA] = hand & _KANALOA_BITS != 0
+        row[OCTOPUS] = hand & _OCTOPUS_BITS != 0
+    elif phase == _ANNOUNCE_PHASE:
+        if c.nil_announcement:  # R3.2
+            row[ANNOUNCE] = True
+            row[NO_ANNOUNCE] = True
+    elif phase == _REMOVE_OCTOPUS or phase == _REMOVE_ROUND_END:  # R4.4, R7.1
+        bits = removable(c, s, g, np.int64(s.current_player[g]))
+        k = 0
+        while bits:
+            if bits & 1:
+                row[REMOVE_BASE + k] = True
+            bits >>= 1
+            k += 1
+    elif phase == _DOLPHIN:  # R6.3
+        row[DOLPHIN_TAKE] = True
+        row[DOLPHIN_DECLINE] = True
+
+
+@kernel
+def _refresh_games(c, s, idx):  # type: ignore[no-untyped-def]
+    for g in idx:
+        refresh_game(c, s, g)
 
 
 def refresh(state: State, idx: np.ndarray | None = None) -> None:
     """Recompute the cached mask `state.legal` in place (its only writer), optionally
     only for the games `idx`."""
-    if idx is None:
-        compute_mask(state, out=state.legal)
-    else:
-        state.legal[idx] = compute_mask(state, idx)
+    games = np.arange(state.batch_size) if idx is None else np.asarray(idx, dtype=np.int64)
+    _refresh_games(state.config.rules, state.kernel_arrays(), games.reshape(-1))
+
+
+def compute_mask(state: State) -> np.ndarray:
+    """(B, 66) bool legal actions of each game's player to act, computed afresh (the
+    invariant checker compares it with the cache)."""
+    fresh = state.copy()
+    refresh(fresh)
+    return fresh.legal
 
 
 def legal_action_mask(state: State) -> np.ndarray:
@@ -142,3 +106,6 @@ def legal_action_mask(state: State) -> np.ndarray:
     Finished games have an all-False row (unlike pgx's all-True). Returns a copy.
     """
     return state.legal.copy()
+
+
+assert NUM_ACTIONS == DOLPHIN_DECLINE + 1

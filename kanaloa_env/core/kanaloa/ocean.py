@@ -109,6 +109,19 @@ def deck_arrays(deck: OceanDeck) -> DeckArrays:
     )
 
 
+def field_rows(deck: DeckArrays) -> np.ndarray:
+    """(2K, 8) float32: each deck field code's features as the observation shows a route
+    field (`observation.FIELD_FEATURES`: present, the four colours one-hot, dolphin,
+    start; `occupied`, the last, 0 here)."""
+    n = len(deck.color)
+    rows = np.zeros((n, 8), dtype=np.float32)
+    rows[:, 0] = 1.0
+    rows[np.arange(n), 1 + deck.color] = 1.0
+    rows[:, 5] = deck.dolphin
+    rows[:, 6] = deck.start
+    return rows
+
+
 def normalize_deck(deck: object) -> OceanDeck:
     """Turn a list-of-lists deck (as read from JSON) into the hashable tuple form."""
     if isinstance(deck, str) or not hasattr(deck, "__iter__"):

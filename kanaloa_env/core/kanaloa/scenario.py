@@ -396,10 +396,10 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
     _read_end(sc, state, cfg, phase, tn, progress, F)
     if (
         phase in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END)
-        and not route.can_remove(state, np.array([0]))[0]
+        and not route.can_remove_at(state, np.array([0]))[0]
     ):
         raise _bad("phase", f"{phase_name} but no ocean card can be removed (R7.2)")
-    if phase == Phase.DOLPHIN and not route.dolphin_eligible(
+    if phase == Phase.DOLPHIN and not route.dolphin_eligible_at(
         state, np.array([0]), np.array([to_act])
     ):
         raise _bad(
@@ -413,7 +413,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         state.key[0] = np.uint64(_int_at(game_key, "key", 0, 2**64 - 1))
     else:
         state.key[0] = game_keys(0 if seed is None else seed, np.array([0]))[0]
-    state.trump[0] = route.trump_of(state, np.array([0]))[0]
+    state.trump[0] = route.trump_at(state, np.array([0]))[0]
     masks.refresh(state)
     if not over and not state.legal[0].any():
         raise _bad("phase", f"{phase_name}: player {to_act} would have no legal action")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..batch import check_positive_int
-from ..rng import draws, game_keys, permutations
-from . import masks, route
+from ..kernels import argsort_small, call, check_threads, kernel, run_batch
+from ..rng import draw_one, game_keys, round_base
 from .config import Config
 from .constants import (
     DECK_SIZE,
@@ -22,9 +20,13 @@ from .constants import (
     Phase,
     Suit,
 )
+from .masks import refresh_game
 from .state import State
 
-_PHYSICAL_BITS = np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64))
+_ANNOUNCE, _PLAY = int(Phase.ANNOUNCE), int(Phase.PLAY)
+_PENDING_NONE = int(Pending.NONE)
+_BLUE = int(Suit.BLUE)
+_SLOT_ORDER = 32  # where `reset_game` keeps the slot order in its work array, past the cards'
 
 
 def empty_state(config: Config, batch_size: int) -> State:
@@ -111,121 +113,143 @@ def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) ->
     return init_from_keys(config, keys)
 
 
-def init_from_keys(config: Config, keys: np.ndarray) -> State:
+def init_from_keys(config: Config, keys: np.ndarray, threads: int = 1) -> State:
     """A batch of new games, one per uint64 key (see `rng.game_keys`)."""
     state = empty_state(config, len(keys))
-    reset_games(state, np.arange(len(keys)), np.asarray(keys, dtype=np.uint64))
+    reset_games(state, np.arange(len(keys)), np.asarray(keys, dtype=np.uint64), threads)
     return state
 
 
-def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
-    """Start new games with `keys` in positions `idx` of `state`, in place (for auto-reset)."""
-    cfg = state.config
-    P, N, K = cfg.num_players, cfg.route_cards, cfg.deck.num_cards
+def reset_games(state: State, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
+    """Start new games with `keys` (b,) uint64 in positions `idx` (b,) of `state`, in place
+    (the vector env's auto-reset); `threads` as for `step`."""
     idx = np.asarray(idx)
     if idx.dtype == bool:
         idx = np.flatnonzero(idx)
-    b = len(idx)
-    state.key[idx] = keys
-    # R2.1: the cards left out are drawn among those without the start field.
-    words = draws(np.asarray(keys, dtype=np.uint64), 0, K + 2 * N + 1)
-    others = _other_cards(cfg.deck.start_card, K)
-    cards = np.empty((b, N), dtype=np.int8)
-    cards[:, 0] = cfg.deck.start_card
-    cards[:, 1:] = others.take(np.argsort(words[:, : K - 1], axis=1, kind="stable")[:, : N - 1])
-    # R2.2: random order and orientation: field 2n + side of slot n has deck code
-    # 2 * card + (flip ^ side).
-    order = np.argsort(words[:, K : K + N], axis=1, kind="stable")
-    code = 2 * cards.reshape(-1).take(order + np.arange(0, b * N, N)[:, None])
-    code += (words[:, K + N : K + 2 * N] >> np.uint64(63)).astype(np.int8)
-    fields = np.empty((b, 2 * N), dtype=np.int8)
-    fields[:, 0::2] = code
-    fields[:, 1::2] = code ^ 1
-    state.route[idx] = fields
-    state.present[idx] = True
-    state.present_slots[idx] = (1 << N) - 1
+    idx = idx.astype(np.int64).reshape(-1)
+    keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
+    if len(keys) != len(idx):
+        raise ValueError(f"reset_games: {len(idx)} games but {len(keys)} keys")
+    threads = check_threads(threads)
+    run_batch(_reset_range, len(idx), threads, state.config.rules, state.kernel_arrays(), idx, keys)
+
+
+@kernel
+def _reset_range(c, s, idx, keys, lo, hi):  # type: ignore[no-untyped-def]
+    words = np.empty(DECK_SIZE, dtype=np.uint64)
+    order = np.empty(DECK_SIZE, dtype=np.int64)
+    for i in range(lo, hi):
+        reset_game(c, s, idx[i], keys[i], words, order)
+
+
+@kernel
+def reset_game(c, s, g, key, words, order):  # type: ignore[no-untyped-def]
+    """Set up game g as a new game with `key` (R2), at the first decision of round 1.
+
+    `words` (uint64) and `order` (int64), at least 53 long, are work arrays.
+    """
+    P, N, K = c.num_players, c.route_cards, c.deck_cards
+    s.key[g] = key
+    base = round_base(key, 0)
+    for i in range(K + 2 * N + 1):
+        words[i] = draw_one(base, i)
+    # R2.1: the cards left out are drawn among those without the start field: of the
+    # other cards (in deck order), the N - 1 with the lowest words join the start card.
+    argsort_small(words, K - 1, order)
+    # R2.2: random order and orientation. The route's cards are (start card, drawn
+    # cards); slot n gets the one ranked n by its word, turned over when the top bit of
+    # its orientation word is set: field 2n + side has deck code 2 * card + (flip ^ side).
+    slot_order = order[_SLOT_ORDER:]
+    argsort_small(words[K:], N, slot_order)
+    for n in range(N):
+        j = slot_order[n]
+        if j == 0:
+            card = c.start_card
+        else:
+            other = order[j - 1]  # its index among the cards other than the start card
+            card = other if other < c.start_card else other + 1
+        code = 2 * card + np.int64(words[K + N + n] >> np.uint64(63))
+        s.route[g, 2 * n] = code
+        s.route[g, 2 * n + 1] = code ^ 1
+        s.present[g, n] = True
+    s.present_slots[g] = (1 << N) - 1
     # R2.3: every boat on the start field.
-    state.boat_field[idx] = np.argmax(cfg.deck.start.take(fields), axis=1)[:, None]
-    state.progress[idx] = 0
-    state.round[idx] = 1
+    start = 0
+    for f in range(2 * N):
+        if c.start[s.route[g, f]]:
+            start = f
+            break
+    for p in range(P):
+        s.boat_field[g, p] = start
+        s.progress[g, p] = 0
+        s.rewards[g, p] = 0
+    s.round[g] = 1
     # R2.4: the first starting player is drawn at random.
-    state.starting_player[idx] = (words[:, -1] % np.uint64(P)).astype(np.int8)
-    state.winner[idx] = NO_PLAYER
-    state.terminated[idx] = False
-    state.truncated[idx] = False
-    state.rewards[idx] = 0
-    state.pending[idx] = Pending.NONE
+    s.starting_player[g] = words[K + 2 * N] % np.uint64(P)
+    s.winner[g] = NO_PLAYER
+    s.terminated[g] = False
+    s.truncated[g] = False
+    s.pending[g] = _PENDING_NONE
     # R8.2: every boat on the start field, which is blue (R1.3).
-    start_round(state, idx, trump=Suit.BLUE)
-    masks.refresh(state, idx)
+    start_round(c, s, g, np.int64(_BLUE), words, order)
+    refresh_game(c, s, g)
 
 
-@lru_cache(maxsize=16)
-def _other_cards(start_card: int, num_cards: int) -> np.ndarray:
-    """The ocean cards other than the start card, in deck order (R2.1)."""
-    return np.array([c for c in range(num_cards) if c != start_card], dtype=np.int8)
+@kernel
+def deal_hands(c, s, g, words, order):  # type: ignore[no-untyped-def]
+    """R3.1: shuffle the 53 play cards and deal 8 to each player, into `s.hands[g]`.
+
+    The shuffle is the order of 53 random words of the game's key and round (the
+    argsort of `rng.draws(key, round, 53)`); hand p gets the cards in places 8p..8p+7.
+    """
+    base = round_base(s.key[g], s.round[g])
+    for i in range(DECK_SIZE):
+        words[i] = draw_one(base, i)
+    argsort_small(words, np.int64(DECK_SIZE), order)
+    for p in range(c.num_players):
+        hand = 0
+        for j in range(HAND_SIZE * p, HAND_SIZE * (p + 1)):
+            hand |= 1 << order[j]
+        s.hands[g, p] = hand
+
+
+@kernel
+def _deal_range(c, s, lo, hi):  # type: ignore[no-untyped-def]
+    words = np.empty(DECK_SIZE, dtype=np.uint64)
+    order = np.empty(DECK_SIZE, dtype=np.int64)
+    for g in range(lo, hi):
+        deal_hands(c, s, g, words, order)
 
 
 def deal(keys: np.ndarray, round_: np.ndarray | int, num_players: int) -> np.ndarray:
-    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1).
+    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1), for
+    game keys `keys` (b,) in round `round_` (one or (b,))."""
+    keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
+    state = empty_state(Config(num_players=num_players), len(keys))
+    state.key[:] = keys
+    state.round[:] = round_
+    call(_deal_range, state.config.rules, state.kernel_arrays(), 0, len(keys))
+    return state.hands
 
-    The shuffle is `rng.permutations`: the argsort of 53 random words per game.
-    Sorting the words with the card number written over their low 6 bits is ~3x
-    faster and deals the same hands: the orders differ only among words that agree
-    above those bits (odds ~2**-46 per deal), and that only matters where such
-    words straddle the boundary of a hand; those games are dealt by the argsort.
+
+@kernel
+def start_round(c, s, g, trump, words, order):  # type: ignore[no-untyped-def]
+    """Deal and reset the per-round arrays of game g (R3.1-R3.3).
+
+    `s.starting_player` and `s.round` must already hold the new round's; `trump` is
+    the trump of its first trick (R5.5, R8.2); `words`, `order` are work arrays.
     """
-    n = HAND_SIZE * num_players
-    keyed = draws(keys, round_, DECK_SIZE)
-    keyed &= ~np.uint64(63)
-    keyed |= _CARD_NUMBERS
-    keyed.sort(axis=1)
-    bits = np.left_shift(np.uint64(1), keyed[:, :n] & np.uint64(63))
-    hands = _or_groups(bits.reshape(len(keyed), num_players, HAND_SIZE))
-    # Last card of each hand against the next card dealt (or not dealt).
-    last, nxt = keyed[:, HAND_SIZE - 1 : n : HAND_SIZE], keyed[:, HAND_SIZE : n + 1 : HAND_SIZE]
-    tied = (last ^ nxt) < 64
-    if tied.any():
-        g = np.flatnonzero(tied.any(axis=1))
-        perm = permutations(keys[g], np.broadcast_to(round_, keys.shape)[g], DECK_SIZE)[:, :n]
-        hands[g] = _or_groups(_PHYSICAL_BITS[perm].reshape(len(g), num_players, HAND_SIZE))
-    return hands
-
-
-_CARD_NUMBERS = np.arange(DECK_SIZE, dtype=np.uint64)
-
-
-def _or_groups(bits: np.ndarray) -> np.ndarray:
-    """(b, P, 8) one-bit sets of distinct cards -> (b, P) their union.
-
-    With distinct bits the union is the sum: one integer matrix product, where a
-    reduction along the short last axis runs several times slower.
-    """
-    b, P, k = bits.shape
-    return (bits.reshape(b * P, k) @ np.ones(k, dtype=np.uint64)).reshape(b, P)
-
-
-def start_round(state: State, idx: np.ndarray, trump: int | np.ndarray | None = None) -> None:
-    """Deal and reset the per-round arrays of games `idx` (R3.1-R3.3), in place.
-
-    `state.starting_player` and `state.round` must already hold the new round's;
-    `trump` (scalar or (b,)) is the trump when the caller knows it (else from the
-    boats, R8.2).
-    """
-    if len(idx) == 0:
-        return
-    cfg = state.config
-    state.hands[idx] = deal(state.key.take(idx), state.round.take(idx), cfg.num_players)
-    state.history[idx] = NO_CARD
-    state.played[idx] = 0
-    state.num_played[idx] = 0
-    state.trick_number[idx] = 0
-    state.tricks_won[idx] = 0
-    state.announced[idx] = -1
-    state.voids[idx] = 0
-    state.lead_suit[idx] = NO_SUIT
-    sp = state.starting_player.take(idx)
-    state.leader[idx] = sp
-    state.current_player[idx] = sp
-    state.phase[idx] = Phase.ANNOUNCE if cfg.nil_announcement else Phase.PLAY
-    state.trump[idx] = route.trump_of(state, idx) if trump is None else trump
+    deal_hands(c, s, g, words, order)
+    s.history[g, :] = NO_CARD
+    s.played[g] = 0
+    s.num_played[g] = 0
+    s.trick_number[g] = 0
+    for p in range(c.num_players):
+        s.tricks_won[g, p] = 0
+        s.announced[g, p] = -1
+        s.voids[g, p] = 0
+    s.lead_suit[g] = NO_SUIT
+    s.leader[g] = s.starting_player[g]
+    s.current_player[g] = s.starting_player[g]
+    s.phase[g] = _ANNOUNCE if c.nil_announcement else _PLAY
+    s.trump[g] = trump

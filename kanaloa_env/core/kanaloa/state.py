@@ -42,17 +42,70 @@ The generic helpers (copy, take, put, equal, save, load, ...) come from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from ..batch import GameState
+from ..kernels import StructProxy, StructType, define_struct, kernel
 from .config import Config
+
+
+class Arrays(NamedTuple):
+    """The arrays of a `State` as the compiled kernels take them (`State.kernel_arrays()`),
+    the same names in the same order."""
+
+    key: np.ndarray
+    phase: np.ndarray
+    current_player: np.ndarray
+    round: np.ndarray
+    starting_player: np.ndarray
+    leader: np.ndarray
+    trick_number: np.ndarray
+    num_played: np.ndarray
+    history: np.ndarray
+    played: np.ndarray
+    lead_suit: np.ndarray
+    trump: np.ndarray
+    hands: np.ndarray
+    tricks_won: np.ndarray
+    announced: np.ndarray
+    voids: np.ndarray
+    route: np.ndarray
+    present: np.ndarray
+    present_slots: np.ndarray
+    boat_field: np.ndarray
+    progress: np.ndarray
+    pending: np.ndarray
+    winner: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    rewards: np.ndarray
+    legal: np.ndarray
+
+
+class ArraysType(StructType):
+    """The numba type of `ArraysRef`."""
+
+
+class ArraysRef(StructProxy):  # type: ignore[misc]
+    """A `State`'s arrays as one structure, the form the compiled kernels take."""
+
+
+define_struct(ArraysType, ArraysRef, Arrays._fields)
+
+
+@kernel
+def _arrays_ref(arrays):  # type: ignore[no-untyped-def]
+    return ArraysRef(*arrays)
 
 
 @dataclass(frozen=True, eq=False)
 class State(GameState):
     """A batch of Kanaloa games (see the module docstring for the field table)."""
+
+    kernel_type: ClassVar[type] = Arrays
+    kernel_struct: ClassVar[Any] = staticmethod(_arrays_ref)
 
     config: Config
     key: np.ndarray

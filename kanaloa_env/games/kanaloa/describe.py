@@ -21,7 +21,7 @@ from ...core.kanaloa.constants import (
     Phase,
     action_name,
 )
-from ...core.kanaloa.route import slot_ahead
+from ...core.kanaloa.route import slot_ahead_at
 from ...core.kanaloa.state import State
 
 __all__ = ["describe_action", "describe_step", "ocean_card_ahead"]
@@ -34,7 +34,7 @@ def ocean_card_ahead(state: State, action: int, i: int = 0) -> tuple[int, int]:
         raise ValueError(f"a removal action is in {REMOVE_BASE}..{ANNOUNCE - 1}, got {action}")
     idx = np.array([i])
     seat = state.current_player[idx].astype(np.intp)
-    slot = int(slot_ahead(state, idx, seat, np.array([k]))[0])
+    slot = int(slot_ahead_at(state, idx, seat, np.array([k]))[0])
     return slot, int(state.route[i, 2 * slot]) // 2
 
 

@@ -341,10 +341,10 @@ class HeuristicBot:
         r = np.arange(b)
         sim = view.take(rows)
         before = sim.progress[r, seats].astype(np.int64)
-        route.move_forward(sim, r, seats)
+        route.move_forward_at(sim, r, seats)
         value = sim.progress[r, seats] - before
-        value = value + route.dolphin_eligible(sim, r, seats)
-        laps = route.has_lapped(sim, r, seats)
+        value = value + route.dolphin_eligible_at(sim, r, seats)
+        laps = route.has_lapped_at(sim, r, seats)
         moves = np.ones(b, dtype=bool)
         if not view.config.announced_boat_moves:
             moves = view.announced[rows, seats] != 1
@@ -381,8 +381,8 @@ class HeuristicBot:
         g = rows[k]
         sim = view.take(g)
         r = np.arange(len(k))
-        slot = route.slot_ahead(sim, r, seats[k], choice)
-        route.remove_slot(sim, r, slot)
+        slot = route.slot_ahead_at(sim, r, seats[k], choice)
+        route.remove_slot_at(sim, r, slot)
         dist = _lap_distances(sim.progress.astype(np.int64), route.lap_length(sim, r))
         own = dist[r, seats[k]]
         others = np.where(np.arange(P) == seats[k][:, None], np.inf, dist).min(axis=1)
@@ -414,11 +414,11 @@ class HeuristicBot:
         b = len(rows)
         r = np.arange(b)
         sim = view.take(rows)
-        route.move_forward(sim, r, seats)
-        laps = route.has_lapped(sim, r, seats)
-        old_trump = route.trump_of(view, rows).astype(np.intp)
-        new_trump = route.trump_of(sim, r).astype(np.intp)
-        leads_after = route.leading_seat(sim, r) == seats
+        route.move_forward_at(sim, r, seats)
+        laps = route.has_lapped_at(sim, r, seats)
+        old_trump = route.trump_at(view, rows).astype(np.intp)
+        new_trump = route.trump_at(sim, r).astype(np.intp)
+        leads_after = route.leading_seat_at(sim, r) == seats
         mine = _hand_counts(view.hands[rows, seats])[:, :NUM_TIKI]
         # Trump strength of the hand per suit: each card counts 1 plus up to 1 for its value.
         strength = (

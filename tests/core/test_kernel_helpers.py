@@ -1,10 +1,8 @@
-"""The engine's fast paths against plain numpy versions of the same functions.
+"""Helpers of the compiled engine and of the bots against plain numpy versions.
 
-The step, masks and sampler use bit sets, lookup tables and column loops where the
-obvious numpy code (argsort, cumsum/argmax along a short axis, 2-d fancy
-indexing) is slow. Each fast path must give exactly what the obvious version gives,
-on large batches (where the fast path runs) and small ones (where some functions
-fall back to one numpy call), including the rare cases the fast paths special-case.
+The kernels sort with an insertion sort, deal by ranking random words and read the
+route slot by slot; `sample_legal` packs masks into words. Each must give exactly
+what the obvious numpy version gives.
 """
 
 from __future__ import annotations
@@ -16,16 +14,19 @@ from kanaloa_env.bots import sample_legal
 from kanaloa_env.core import Config, init, step_inplace
 from kanaloa_env.core.kanaloa import route, setup
 from kanaloa_env.core.kanaloa.constants import (
+    CARD_RANK,
     CARD_SUIT,
     DECK_SIZE,
     HAND_SIZE,
-    SPECIAL_BITS,
+    KANALOA,
     SUIT_BITS,
+    TIKI_BITS,
 )
-from kanaloa_env.core.kanaloa.masks import playable_cards
+from kanaloa_env.core.kanaloa.masks import playable_tiki
 from kanaloa_env.core.kanaloa.state import State
-from kanaloa_env.core.kanaloa.tricks import trick_winner, trick_winner_seat
-from kanaloa_env.core.rng import draws, game_keys, permutations
+from kanaloa_env.core.kanaloa.tricks import trick_winner
+from kanaloa_env.core.kernels import argsort_small
+from kanaloa_env.core.rng import draw_one, draws, game_keys, permutations, round_base
 
 
 def reference_sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -75,21 +76,26 @@ def random_tricks(
 
 @pytest.mark.parametrize("P", [3, 4, 5])
 @pytest.mark.parametrize("b", [3, 1000])
-def test_trick_winner_seat_is_the_leader_plus_the_winning_position(P: int, b: int) -> None:
-    cards, trump, lead, leader = random_tricks(np.random.default_rng(P * b), b, P)
-    want = (leader.astype(np.int64) + trick_winner(cards, trump, lead)) % P
-    assert np.array_equal(trick_winner_seat(cards, trump, lead, leader), want)
+def test_trick_winner_matches_three_where_passes(P: int, b: int) -> None:
+    cards, trump, lead, _ = random_tricks(np.random.default_rng(P * b), b, P)
+    suit = CARD_SUIT[cards]
+    rank = CARD_RANK[cards].astype(np.int16)
+    score = np.where((suit == lead[:, None]) & (suit >= 0), rank, -1)
+    score = np.where(suit == trump[:, None], 12 + rank, score)
+    score = np.where(cards == KANALOA, 24 + np.arange(P, dtype=np.int16), score)
+    assert np.array_equal(trick_winner(cards, trump, lead), np.argmax(score, axis=1))
 
 
 @pytest.mark.parametrize("b", [1, 33, 5000])
-def test_playable_cards_matches_the_suit_table(b: int) -> None:
+def test_playable_tiki_matches_the_suit_table(b: int) -> None:
     gen = np.random.default_rng(b)
-    hand = gen.integers(0, 2**53, b, dtype=np.int64).astype(np.uint64)
-    hand &= gen.integers(0, 2**53, b, dtype=np.int64).astype(np.uint64)
+    hand = gen.integers(0, 2**53, b, dtype=np.int64)
+    hand &= gen.integers(0, 2**53, b, dtype=np.int64)
     lead = gen.integers(-1, 4, b).astype(np.int8)
-    follow = hand & SUIT_BITS.take(lead)
-    want = np.where(follow != 0, follow | (hand & SPECIAL_BITS), hand)
-    assert np.array_equal(playable_cards(hand, lead), want)
+    follow = hand & SUIT_BITS.astype(np.int64).take(lead)
+    want = np.where(follow != 0, follow, hand & int(TIKI_BITS))
+    got = np.array([playable_tiki(int(h), int(s)) for h, s in zip(hand, lead, strict=True)])
+    assert np.array_equal(got, want)
 
 
 def argsort_deal(keys: np.ndarray, round_: int, P: int) -> np.ndarray:
@@ -106,33 +112,25 @@ def test_deal_is_the_argsort_deal(P: int) -> None:
     assert np.array_equal(setup.deal(keys[:1], 3, P), argsort_deal(keys[:1], 3, P))
 
 
-def test_deal_falls_back_to_the_argsort_where_words_tie_above_the_card_bits(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Words that agree above the low 6 bits sort by card number in the fast deal;
-    # where that could move a card across a hand boundary the argsort decides.
-    import kanaloa_env.core.rng as rng
-
-    def tied(keys: np.ndarray, round_: int, n: int) -> np.ndarray:
-        w = draws(keys, round_, n)
-        low = np.uint64(63)
-        for a, c in ((5, 9), (30, 31), (7, 8)):
-            w[:, a] = (w[:, c] & ~low) | (w[:, a] & low)
-        return w
-
-    monkeypatch.setattr(rng, "draws", tied)
-    monkeypatch.setattr(setup, "draws", tied)
-    keys = game_keys(3, np.arange(3000))
-    for P in (3, 4, 5):
-        assert np.array_equal(setup.deal(keys, 2, P), argsort_deal(keys, 2, P))
+def test_the_deal_uses_the_words_of_rng_draws() -> None:
+    keys = game_keys(5, np.arange(20))
+    words = draws(keys, 3, DECK_SIZE)
+    for g, key in enumerate(keys):
+        base = round_base(key, 3)
+        assert [draw_one(np.uint64(base), c) for c in range(DECK_SIZE)] == words[g].tolist()
 
 
-@pytest.mark.parametrize("b", [5, 500])
-def test_seat_reductions_match_numpy(b: int) -> None:
-    x = np.random.default_rng(b).integers(-50, 50, (b, 5))
-    assert np.array_equal(route.min_seats(x), x.min(axis=1))
-    assert np.array_equal(route.max_seats(x), x.max(axis=1))
-    assert np.array_equal(route.or_seats(x & 31), np.bitwise_or.reduce(x & 31, axis=1))
+@pytest.mark.parametrize("n", [1, 2, 5, 37, 53])
+def test_argsort_small_is_a_stable_argsort(n: int) -> None:
+    gen = np.random.default_rng(n)
+    for words in (
+        gen.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True),
+        gen.integers(0, 4, n).astype(np.uint64),  # many ties: stable order
+    ):
+        order = np.full(n + 3, -7, dtype=np.int64)
+        argsort_small(words, n, order)
+        assert order[:n].tolist() == np.argsort(words, kind="stable").tolist()
+        assert order[n:].tolist() == [-7] * 3  # nothing written past n
 
 
 def played_states(cfg: Config, batch: int, steps: int) -> list[State]:
@@ -169,15 +167,15 @@ def test_route_bit_sets_match_slot_by_slot_references(P: int) -> None:
         for g in games:
             assert ahead[g].tolist() == reference_removable(state, g, seats[g])
         bits = state.present @ (1 << np.arange(cfg.route_cards))
-        assert np.array_equal(route.slot_bits(state, games), bits)
+        assert np.array_equal(state.present_slots, bits)
         assert np.array_equal(route.lap_length(state, games), 2 * state.present.sum(axis=1))
-        assert np.array_equal(route.leading_seat(state, games), state.progress.argmax(axis=1))
+        assert np.array_equal(route.leading_seat_at(state, games), state.progress.argmax(axis=1))
         free = ahead.any(axis=1)  # the own card is never free, so this is every card
-        assert np.array_equal(route.can_remove(state, games), free)
+        assert np.array_equal(route.can_remove_at(state, games), free)
         for g in games[free][:8]:
             k = int(np.argmax(ahead[g]))
             slot = int(
-                route.slot_ahead(state, np.array([g]), np.array([seats[g]]), np.array([k]))[0]
+                route.slot_ahead_at(state, np.array([g]), np.array([seats[g]]), np.array([k]))[0]
             )
             own = int(state.boat_field[g, seats[g]]) // 2
             order = [(own + j) % cfg.route_cards for j in range(1, cfg.route_cards)]
