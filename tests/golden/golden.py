@@ -14,8 +14,9 @@ for the first `TRACED` games, a 16-bit hash of every step so that a failing test
 say at which step a game first went another way.
 
 Further records: belief sampling (`determinize`) at positions along the trajectories,
-and whole games between the heuristic bots (their actions' digest), so that the bots
-that read the engine also keep their behaviour.
+whole games between the heuristic bots (their actions' digest) and the heuristic bot's
+choice at every position of 60 random-legal games per config, so that the bots that
+read the engine also keep their behaviour.
 
     python tests/golden/golden.py            # (re)record every file: only on purpose
 """
@@ -237,6 +238,31 @@ def bot_games(case: Case, bot: str, games: int = 40) -> np.ndarray:
     return np.array([np.frombuffer(d.digest(), np.uint8) for d in digests])
 
 
+def bot_decisions(case: Case, bot: str, games: int = 60) -> np.ndarray:
+    """(games, 16) uint8: per game, the digest of `bot`'s action for the player to act
+    (from the public view) at every position of a random-legal game; the bot is asked
+    at each position, its answers are not played."""
+    from kanaloa_env.bots import make_bot
+    from kanaloa_env.bots.call import bot_actions
+    from kanaloa_env.games import get_game
+
+    game = get_game(case.game)
+    player = make_bot(bot, game=case.game)
+    state = game.init(case.config(), games, case.seed + 300)
+    ids = np.arange(games)
+    rng = np.random.default_rng(case.seed)
+    digests = [hashlib.blake2b(digest_size=16) for _ in range(games)]
+    t = 0
+    while not state.done.all():
+        live = np.flatnonzero(~state.done)
+        got = bot_actions(player, game, state, rng, rows=live)
+        for g, a in zip(live, got, strict=True):
+            digests[g].update(np.int64(a).tobytes())
+        game.step_inplace(state, choose(state.legal, ids, t, salt=11))
+        t += 1
+    return np.array([np.frombuffer(d.digest(), np.uint8) for d in digests])
+
+
 BOT_CASES = {"kanaloa_p4": "heuristic", "kanaloa_p3_nil_moves": "heuristic", "kahuna": "heuristic"}
 
 
@@ -246,6 +272,7 @@ def record(case: Case) -> dict[str, np.ndarray]:
     out["beliefs"] = beliefs(case)
     if case.name in BOT_CASES:
         out["bots"] = bot_games(case, BOT_CASES[case.name])
+    out["heuristic"] = bot_decisions(case, "heuristic")
     return out
 
 
@@ -254,6 +281,15 @@ def path_of(case: Case) -> Path:
 
 
 def main() -> None:
+    import sys
+
+    if sys.argv[1:] == ["--add-heuristic"]:  # (how the `heuristic` entries were added)
+        for case in CASES:
+            with np.load(path_of(case)) as data:
+                old = {k: data[k] for k in data.files}
+            old["heuristic"] = bot_decisions(case, "heuristic")
+            np.savez_compressed(path_of(case), **old)
+        return
     for case in CASES:
         data = record(case)
         np.savez_compressed(path_of(case), **data)

@@ -7,8 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from golden import BOT_CASES, CASES, Case, beliefs, bot_games, path_of, trajectories
+from golden import (
+    BOT_CASES,
+    CASES,
+    Case,
+    beliefs,
+    bot_decisions,
+    bot_games,
+    path_of,
+    trajectories,
+)
 
 _IDS = [c.name for c in CASES]
 
@@ -65,3 +73,8 @@ def test_beliefs(case: Case) -> None:
 def test_bot_games(name: str) -> None:
     case = next(c for c in CASES if c.name == name)
     assert np.array_equal(bot_games(case, BOT_CASES[name]), _recorded(case)["bots"])
+
+
+@pytest.mark.parametrize("case", CASES, ids=_IDS)
+def test_heuristic_decisions(case: Case) -> None:
+    assert np.array_equal(bot_decisions(case, "heuristic"), _recorded(case)["heuristic"])
