@@ -1,13 +1,11 @@
-"""A rule-based Kanaloa player that acts on whole batches with numpy (no loop over games)."""
+"""A rule-based Kanaloa player: one compiled decision per game, run over a batch."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.kanaloa import route
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
@@ -29,12 +27,22 @@ from ...core.kanaloa.constants import (
     Pending,
     Phase,
 )
+from ...core.kanaloa.route import (
+    dolphin_eligible,
+    has_lapped,
+    lap_fields,
+    leading_seat,
+    move_forward,
+    remove_slot,
+    slot_ahead,
+    trump_of,
+)
 from ...core.kanaloa.state import State
-from ...core.kanaloa.tricks import trick_winner
+from ...core.kanaloa.tricks import winning_position
+from ...core.kernels import call, kernel, popcount, small_kernel
 
-_LITTLE = sys.byteorder == "little"
 # Copies of each card type in the play deck (R1.1, R1.2).
-_COPIES = np.ones(NUM_CARD_TYPES, dtype=np.int16)
+_COPIES = np.ones(NUM_CARD_TYPES, dtype=np.int64)
 _COPIES[KANALOA] = NUM_KANALOA
 _COPIES[OCTOPUS] = NUM_OCTOPUS
 _NUM_REMOVE = ANNOUNCE - REMOVE_BASE  # 12 removal actions
@@ -158,329 +166,444 @@ class HeuristicBot:
             raise ValueError(f"seats must be in 0..{view.num_players - 1}, got {seats.tolist()}")
         if b and not masks.any(axis=1).all():
             raise ValueError("every mask row needs at least one legal action")
-        actions = np.argmax(masks, axis=1).astype(np.int64)  # replaced in every phase below
-        phase = view.phase
-        groups = {
-            self._play: np.flatnonzero(phase == Phase.PLAY),
-            self._remove: np.flatnonzero(
-                (phase == Phase.REMOVE_OCTOPUS) | (phase == Phase.REMOVE_ROUND_END)
-            ),
-            self._announce: np.flatnonzero(phase == Phase.ANNOUNCE),
-            self._dolphin: np.flatnonzero(phase == Phase.DOLPHIN),
-        }
-        for handler, rows in groups.items():
-            if rows.size:
-                actions[rows] = handler(view, rows, seats[rows], masks[rows])
+        params = np.array(
+            [
+                self.win_threshold,
+                self.matter_threshold,
+                self.nil_max_value,
+                self.nil_max_trump_value,
+                self.nil_max_suit,
+                self.dolphin_trump_margin,
+            ],
+            dtype=np.float64,
+        )
+        actions = np.empty(b, dtype=np.int64)
+        call(
+            _decide_all,
+            view.config.rules,
+            view.kernel_arrays(),
+            seats.astype(np.int64),
+            np.ascontiguousarray(masks),
+            params,
+            actions,
+        )
         return actions
 
-    # ---- shared estimates ------------------------------------------------------
 
-    def _card_info(self, view: State, rows: np.ndarray, seats: np.ndarray) -> _CardInfo:
-        """Own hand, unseen cards and the trick so far of games `rows`."""
-        P = view.num_players
-        b = len(rows)
-        r = np.arange(b)
-        mine = _hand_counts(view.hands[rows, seats])
-        hist = view.history[rows].astype(np.intp)
-        flat = (r[:, None] * NUM_CARD_TYPES + hist)[hist >= 0]
-        played = np.bincount(flat, minlength=b * NUM_CARD_TYPES).reshape(b, NUM_CARD_TYPES)
-        unseen = np.maximum(_COPIES - mine - played, 0)
-        trick_no = view.trick_number[rows].astype(np.intp)
-        n_in = view.num_played[rows].astype(np.intp) - trick_no * P
-        cols = trick_no[:, None] * P + np.arange(P)
-        trick = np.where(np.arange(P) < n_in[:, None], hist[r[:, None], cols], OCTOPUS)
-        # Unseen cards above each Tiki card in its suit: a later player beats it with one.
-        tiki = unseen[:, :NUM_TIKI].reshape(b, NUM_SUITS, NUM_VALUES)
-        above = np.flip(np.cumsum(np.flip(tiki, axis=2), axis=2), axis=2) - tiki
-        return _CardInfo(
-            mine=mine,
-            unseen=unseen,
-            unseen_total=np.maximum(unseen.sum(axis=1), 1),
-            unseen_above=above.reshape(b, NUM_TIKI),
-            unseen_suit=tiki.sum(axis=2),
-            trick=trick,
-            n_in=n_in,
-            tricks_left=TRICKS_PER_ROUND - trick_no,
-            trump=view.trump[rows].astype(np.intp),
-            lead=view.lead_suit[rows].astype(np.intp),
-            voids=view.voids[rows],
-            seats=seats,
-            num_players=P,
-        )
-
-    def _survival(
-        self,
-        info: _CardInfo,
-        k: np.ndarray,
-        card: np.ndarray,
-        lead: np.ndarray,
-        n_after: np.ndarray,
-    ) -> np.ndarray:
-        """Chance that `card`, winning in game row `k`, is not beaten by the next `n_after` players.
-
-        Each later player is taken to hold each unseen card independently with
-        probability (its hand size) / (unseen cards). It can play a trump only
-        when it lacks the suit to follow: known from `voids`, else estimated as
-        holding none of the unseen cards of that suit.
-        """
-        P = info.num_players
-        q = info.tricks_left[k] / info.unseen_total[k]
-        keep = np.clip(1.0 - q, 0.0, 1.0)
-        kan = info.unseen[k, KANALOA].astype(np.float64)
-        is_tiki = card < NUM_TIKI
-        tcard = np.where(is_tiki, card, 0)
-        suit = np.where(is_tiki, CARD_SUIT[tcard], -1)
-        trump = info.trump[k]
-        higher = info.unseen_above[k, tcard].astype(np.float64)
-        lead_ok = lead >= 0
-        lead_c = np.where(lead_ok, lead, 0)
-        u_lead = info.unseen_suit[k, lead_c].astype(np.float64)
-        u_trump = info.unseen_suit[k, trump].astype(np.float64)
-        # Beaters of a player that follows suit: Kanaloa and higher cards of the suit.
-        if_follow = kan + np.where(is_tiki, higher, 0.0)
-        # Beaters of a player lacking the suit to follow: Kanaloa and trumps (higher
-        # ones if the card is a trump itself); lacking trump when trump was led, Kanaloa only.
-        if_void = kan + np.where(
-            is_tiki & (lead != trump), np.where(suit == trump, higher, u_trump), 0.0
-        )
-        ok_void = keep**if_void
-        ok_follow = keep**if_follow
-        p_void_guess = np.where(lead_ok, keep**u_lead, 0.0)
-        out = np.ones(len(k))
-        for j in range(1, P):
-            later = j <= n_after
-            if not later.any():
-                break
-            seat_j = (info.seats[k] + j) % P
-            known = ((info.voids[k, seat_j] >> lead_c) & 1).astype(bool) & lead_ok
-            v = np.where(known, 1.0, p_void_guess)
-            out *= np.where(later, ok_follow + v * (ok_void - ok_follow), 1.0)
-        return np.where(card == OCTOPUS, 0.0, out)
-
-    def _keep_values(self, info: _CardInfo, rows_b: int) -> np.ndarray:
-        """(b, 50) how much each held card is worth keeping: its chance to win if led now."""
-        k, card = np.nonzero(info.mine[:, :NUM_TIKI] > 0)
-        keep = np.zeros((rows_b, NUM_CARD_TYPES))
-        lead = CARD_SUIT[card].astype(np.intp)
-        n_after = np.full(len(k), info.num_players - 1)
-        surv = self._survival(info, k, card, lead, n_after)
-        trump = CARD_SUIT[card] == info.trump[k]
-        # Trumps keep extra value: they win tricks by trumping in once a suit runs out.
-        keep[k, card] = surv + 0.25 * trump + CARD_RANK[card] / 100.0
-        keep[:, KANALOA] = 2.0
-        keep[:, OCTOPUS] = 0.05
-        return keep
-
-    # ---- phases ----------------------------------------------------------------
-
-    def _play(
-        self, view: State, rows: np.ndarray, seats: np.ndarray, masks: np.ndarray
-    ) -> np.ndarray:
-        P = view.num_players
-        b = len(rows)
-        info = self._card_info(view, rows, seats)
-        keep = self._keep_values(info, b)
-        k, card = np.nonzero(masks[:, :NUM_CARD_TYPES])
-        # Does the card win the trick as it stands?
-        cards = info.trick[k].copy()
-        n_in = info.n_in[k]
-        cards[np.arange(len(k)), n_in] = card
-        lead_now = info.lead[k]
-        lead = np.where(
-            (lead_now < 0) & (card < NUM_TIKI), CARD_SUIT[np.minimum(card, NUM_TIKI - 1)], lead_now
-        ).astype(np.intp)
-        wins = trick_winner(cards, info.trump[k], lead) == n_in
-        wins &= card != OCTOPUS  # R5.4; trick_winner's argmax would name a lone octopus
-        n_after = P - 1 - n_in
-        p_win = np.where(wins, self._survival(info, k, card, lead, n_after), 0.0)
-        win = np.zeros((b, NUM_CARD_TYPES), dtype=bool)
-        pw = np.zeros((b, NUM_CARD_TYPES))
-        win[k, card] = wins
-        pw[k, card] = p_win
-
-        value, laps, threat = self._trick_value(view, rows, seats)
-        matters = laps | threat | (value >= 2)
-        n_kan = info.mine[:, KANALOA]
-        kan_ok = matters | (info.tricks_left <= n_kan + 1)
-        allowed = masks[:, :NUM_CARD_TYPES].copy()
-        allowed[:, KANALOA] &= kan_ok
-        thr = np.where(matters, self.matter_threshold, self.win_threshold)
-        good = win & allowed & (pw >= thr[:, None])
-        # An opponent who announced no tricks and holds the trick may keep it.
-        let_nil = self._nil_opponent_winning(view, rows, info) & ~matters
-        good &= ~let_nil[:, None]
-
-        legal = masks[:, :NUM_CARD_TYPES]
-        cheap = np.where(good, keep, np.inf).argmin(axis=1)
-        best_try = np.where(win & legal, pw, -1.0).argmax(axis=1)
-        discard = np.where(legal, keep, np.inf).argmin(axis=1)
-        choice = np.where(good.any(axis=1), cheap, discard)
-        go_for_it = ~good.any(axis=1) & matters & ~let_nil & (win & legal).any(axis=1)
-        choice = np.where(go_for_it, best_try, choice)
-
-        # Announced no tricks and none won yet: lose every trick (R7.3).
-        nil = (view.announced[rows, seats] == 1) & (view.tricks_won[rows, seats] == 0)
-        if nil.any():
-            losers = legal & ~win
-            dump = np.where(losers, keep, -np.inf).argmax(axis=1)
-            weakest = np.where(legal, pw + keep / 100.0, np.inf).argmin(axis=1)
-            choice = np.where(nil, np.where(losers.any(axis=1), dump, weakest), choice)
-        return choice.astype(np.int64)
-
-    def _trick_value(
-        self, view: State, rows: np.ndarray, seats: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What winning the trick is worth to each deciding player.
-
-        Returns (value, laps, threat): fields its boat would gain (0 when it
-        announced and may not move, R7.4), plus one for a dolphin it could take;
-        whether the move laps the last boat (wins the game, R9.2); whether an
-        opponent is within two fields of lapping (a trick to deny).
-        """
-        b = len(rows)
-        r = np.arange(b)
-        sim = view.take(rows)
-        before = sim.progress[r, seats].astype(np.int64)
-        route.move_forward_at(sim, r, seats)
-        value = sim.progress[r, seats] - before
-        value = value + route.dolphin_eligible_at(sim, r, seats)
-        laps = route.has_lapped_at(sim, r, seats)
-        moves = np.ones(b, dtype=bool)
-        if not view.config.announced_boat_moves:
-            moves = view.announced[rows, seats] != 1
-        value = np.where(moves, value, 0)
-        laps &= moves
-        dist = _lap_distances(view.progress[rows].astype(np.int64), route.lap_length(view, rows))
-        opp = view.announced[rows] != 1 if not view.config.announced_boat_moves else None
-        opp_dist = np.where(np.arange(view.num_players) == seats[:, None], np.inf, dist)
-        if opp is not None:
-            opp_dist = np.where(opp, opp_dist, np.inf)
-        threat = opp_dist.min(axis=1) <= 2
-        return value, laps, threat
-
-    def _nil_opponent_winning(self, view: State, rows: np.ndarray, info: _CardInfo) -> np.ndarray:
-        """(b,) bool: the trick so far is held by an opponent whose no-tricks announcement stands."""
-        if not view.config.nil_announcement:
-            return np.zeros(len(rows), dtype=bool)
-        P = view.num_players
-        has = info.n_in > 0
-        lead = np.where(info.lead >= 0, info.lead, 0)
-        order = trick_winner(info.trick, info.trump, lead)
-        holder = (view.leader[rows].astype(np.intp) + order) % P
-        # A trick of specials only has no Tiki card yet; an octopus never holds it.
-        holder_card = info.trick[np.arange(len(rows)), order]
-        holds = has & (holder_card != OCTOPUS)
-        nil = (view.announced[rows, holder] == 1) & (view.tricks_won[rows, holder] == 0)
-        return holds & nil & (holder != info.seats)
-
-    def _remove(
-        self, view: State, rows: np.ndarray, seats: np.ndarray, masks: np.ndarray
-    ) -> np.ndarray:
-        P = view.num_players
-        k, choice = np.nonzero(masks[:, REMOVE_BASE:ANNOUNCE])
-        g = rows[k]
-        sim = view.take(g)
-        r = np.arange(len(k))
-        slot = route.slot_ahead_at(sim, r, seats[k], choice)
-        route.remove_slot_at(sim, r, slot)
-        dist = _lap_distances(sim.progress.astype(np.int64), route.lap_length(sim, r))
-        own = dist[r, seats[k]]
-        others = np.where(np.arange(P) == seats[k][:, None], np.inf, dist).min(axis=1)
-        score = np.full((len(rows), _NUM_REMOVE), -np.inf)
-        # Lexicographic: the margin first, then the own distance (fields are small ints).
-        score[k, choice] = (others - own) * 1000.0 - own
-        return (REMOVE_BASE + score.argmax(axis=1)).astype(np.int64)
-
-    def _announce(
-        self, view: State, rows: np.ndarray, seats: np.ndarray, masks: np.ndarray
-    ) -> np.ndarray:
-        mine = _hand_counts(view.hands[rows, seats])
-        held = mine[:, :NUM_TIKI] > 0
-        value = np.where(held, CARD_RANK[:NUM_TIKI] + 1, 0)
-        trump = CARD_SUIT[:NUM_TIKI][None, :] == view.trump[rows, None]
-        per_suit = held.reshape(len(rows), NUM_SUITS, NUM_VALUES).sum(axis=2)
-        hopeless = (
-            (view.starting_player[rows] != seats)  # the starting player leads trick 1 (R3.3)
-            & (mine[:, KANALOA] == 0)
-            & (value.max(axis=1) <= self.nil_max_value)
-            & (np.where(trump, value, 0).max(axis=1) <= self.nil_max_trump_value)
-            & (per_suit.max(axis=1) <= self.nil_max_suit)
-        )
-        return np.where(hopeless, ANNOUNCE, NO_ANNOUNCE).astype(np.int64)
-
-    def _dolphin(
-        self, view: State, rows: np.ndarray, seats: np.ndarray, masks: np.ndarray
-    ) -> np.ndarray:
-        b = len(rows)
-        r = np.arange(b)
-        sim = view.take(rows)
-        route.move_forward_at(sim, r, seats)
-        laps = route.has_lapped_at(sim, r, seats)
-        old_trump = route.trump_at(view, rows).astype(np.intp)
-        new_trump = route.trump_at(sim, r).astype(np.intp)
-        leads_after = route.leading_seat_at(sim, r) == seats
-        mine = _hand_counts(view.hands[rows, seats])[:, :NUM_TIKI]
-        # Trump strength of the hand per suit: each card counts 1 plus up to 1 for its value.
-        strength = (
-            (mine * (1.0 + CARD_RANK[:NUM_TIKI] / (NUM_VALUES - 1)))
-            .reshape(b, NUM_SUITS, NUM_VALUES)
-            .sum(axis=2)
-        )
-        loss = strength[r, old_trump] - strength[r, new_trump]
-        tricks_left = TRICKS_PER_ROUND - view.trick_number[rows].astype(np.intp)
-        this_round = view.pending[rows] == Pending.TRICK
-        decline = (
-            ~laps
-            & leads_after
-            & this_round
-            & (tricks_left >= 3)
-            & (loss >= self.dolphin_trump_margin)
-        )
-        return np.where(decline, DOLPHIN_DECLINE, DOLPHIN_TAKE).astype(np.int64)
+# The parameters as the kernels take them (`params`), by index.
+_WIN, _MATTER, _NIL_VALUE, _NIL_TRUMP, _NIL_SUIT, _DOLPHIN_MARGIN = range(6)
+_PLAY, _ANNOUNCE_PHASE, _DOLPHIN = int(Phase.PLAY), int(Phase.ANNOUNCE), int(Phase.DOLPHIN)
+_REMOVE_OCTOPUS, _REMOVE_ROUND_END = int(Phase.REMOVE_OCTOPUS), int(Phase.REMOVE_ROUND_END)
+_PENDING_TRICK = int(Pending.TRICK)
+_BIG = np.iinfo(np.int64).max
+_INF = np.inf
 
 
-@dataclass
-class _CardInfo:
-    """Per decision row: own cards, unseen cards and the trick so far."""
+@kernel
+def _decide_all(c, s, seats, masks, params, out):  # type: ignore[no-untyped-def]
+    mine = np.empty(NUM_CARD_TYPES, dtype=np.int64)
+    unseen = np.empty(NUM_CARD_TYPES, dtype=np.int64)
+    above = np.empty(NUM_TIKI, dtype=np.int64)
+    suit_unseen = np.empty(NUM_SUITS, dtype=np.int64)
+    trick = np.empty(c.num_players, dtype=np.int64)
+    cards = np.empty(c.num_players, dtype=np.int64)
+    keep = np.empty(NUM_CARD_TYPES, dtype=np.float64)
+    pw = np.empty(NUM_CARD_TYPES, dtype=np.float64)
+    win = np.empty(NUM_CARD_TYPES, dtype=np.bool_)
+    dist = np.empty(c.num_players, dtype=np.int64)
+    progress = np.empty(c.num_players, dtype=np.int32)
+    for i in range(len(seats)):
+        phase = s.phase[i]
+        mask = masks[i]
+        if phase == _PLAY:
+            out[i] = _play(
+                c,
+                s,
+                i,
+                seats[i],
+                mask,
+                params,
+                mine,
+                unseen,
+                above,
+                suit_unseen,
+                trick,
+                cards,
+                keep,
+                pw,
+                win,
+                dist,
+            )
+        elif phase == _REMOVE_OCTOPUS or phase == _REMOVE_ROUND_END:
+            out[i] = _remove(c, s, i, seats[i], mask, dist, progress)
+        elif phase == _ANNOUNCE_PHASE:
+            out[i] = _announce(s, i, seats[i], params, mine)
+        elif phase == _DOLPHIN:
+            out[i] = _dolphin(c, s, i, seats[i], params, mine)
+        else:  # (no decision: the first legal action)
+            out[i] = 0
+            for a in range(NUM_ACTIONS):
+                if mask[a]:
+                    out[i] = a
+                    break
 
-    mine: np.ndarray  # (b, 50) own card-type counts
-    unseen: np.ndarray  # (b, 50) copies neither held nor played this round
-    unseen_total: np.ndarray  # (b,)
-    unseen_above: np.ndarray  # (b, 48) unseen cards of the same suit ranked higher
-    unseen_suit: np.ndarray  # (b, 4) unseen Tiki cards per suit
-    trick: np.ndarray  # (b, P) cards of the trick in play order, octopus-padded
-    n_in: np.ndarray  # (b,) cards already in the trick
-    tricks_left: np.ndarray  # (b,) tricks of the round not yet complete (= cards per hand)
-    trump: np.ndarray  # (b,)
-    lead: np.ndarray  # (b,) suit to follow, -1 none
-    voids: np.ndarray  # (b, P) uint8 public voids
-    seats: np.ndarray  # (b,)
-    num_players: int
+
+# ---- shared estimates ------------------------------------------------------------
 
 
-def _hand_counts(words: np.ndarray) -> np.ndarray:
-    """(b,) uint64 hand bit sets -> (b, 50) int16 card-type counts."""
-    w = np.ascontiguousarray(words, dtype=np.uint64)
-    w = w if _LITTLE else w.byteswap()
-    bits = np.unpackbits(w.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    out = np.empty((len(words), NUM_CARD_TYPES), dtype=np.int16)
-    out[:, :NUM_TIKI] = bits[:, :NUM_TIKI]
-    out[:, KANALOA] = bits[:, NUM_TIKI : NUM_TIKI + NUM_KANALOA].sum(axis=1)
-    start = NUM_TIKI + NUM_KANALOA
-    out[:, OCTOPUS] = bits[:, start : start + NUM_OCTOPUS].sum(axis=1)
-    return out
+@kernel
+def _hand_counts(hand, mine):  # type: ignore[no-untyped-def]
+    """Card-type counts (50,) of a hand bit set into `mine`."""
+    for card in range(NUM_TIKI):
+        mine[card] = (hand >> card) & 1
+    mine[KANALOA] = popcount((hand >> NUM_TIKI) & 7)
+    mine[OCTOPUS] = popcount(hand >> (NUM_TIKI + NUM_KANALOA))
 
 
-def _lap_distances(progress: np.ndarray, lap: np.ndarray) -> np.ndarray:
-    """(b, P) fields each boat still needs to lap the last other boat (R9.2)."""
-    rows = np.arange(len(progress))
-    last = progress.argmin(axis=1)
-    rest = progress.copy()
-    rest[rows, last] = np.iinfo(rest.dtype).max
+@kernel
+def _card_info(c, s, g, seat, mine, unseen, above, suit_unseen, trick):  # type: ignore[no-untyped-def]
+    """Own cards, unseen cards (neither held nor played this round) and the trick so
+    far, into the work arrays; returns the cards already in the trick."""
+    P = c.num_players
+    _hand_counts(np.int64(s.hands[g, seat]), mine)
+    for t in range(NUM_CARD_TYPES):
+        unseen[t] = _COPIES[t] - mine[t]
+    for j in range(s.num_played[g]):
+        unseen[s.history[g, j]] -= 1
+    for t in range(NUM_CARD_TYPES):
+        unseen[t] = max(unseen[t], 0)
+    first = s.trick_number[g] * P
+    n_in = s.num_played[g] - first
+    for p in range(P):
+        trick[p] = s.history[g, first + p] if p < n_in else OCTOPUS
+    # Unseen cards above each Tiki card in its suit: a later player beats it with one.
+    for suit in range(NUM_SUITS):
+        total = 0
+        for v in range(NUM_VALUES - 1, -1, -1):
+            card = suit * NUM_VALUES + v
+            above[card] = total
+            total += unseen[card]
+        suit_unseen[suit] = total
+    return n_in
+
+
+@kernel
+def _survival(c, s, g, seat, unseen, above, suit_unseen, card, lead, n_after):  # type: ignore[no-untyped-def]
+    """Chance that `card`, winning, is not beaten by the next `n_after` players.
+
+    Each later player is taken to hold each unseen card independently with
+    probability (its hand size) / (unseen cards). It can play a trump only when it
+    lacks the suit to follow: known from `voids`, else estimated as holding none of
+    the unseen cards of that suit.
+    """
+    P = c.num_players
+    total = 0
+    for t in range(NUM_CARD_TYPES):
+        total += unseen[t]
+    q = (TRICKS_PER_ROUND - s.trick_number[g]) / max(total, 1)
+    keep = min(max(1.0 - q, 0.0), 1.0)
+    kan = float(unseen[KANALOA])
+    is_tiki = card < NUM_TIKI
+    tcard = card if is_tiki else 0
+    suit = CARD_SUIT[tcard] if is_tiki else -1
+    trump = s.trump[g]
+    higher = float(above[tcard])
+    lead_ok = lead >= 0
+    lead_c = lead if lead_ok else 0
+    u_lead = float(suit_unseen[lead_c])
+    u_trump = float(suit_unseen[trump])
+    # Beaters of a player that follows suit: Kanaloa and higher cards of the suit.
+    if_follow = kan + (higher if is_tiki else 0.0)
+    # Beaters of a player lacking the suit to follow: Kanaloa and trumps (higher ones
+    # if the card is a trump itself); lacking trump when trump was led, Kanaloa only.
+    if is_tiki and lead != trump:
+        if_void = kan + (higher if suit == trump else u_trump)
+    else:
+        if_void = kan + 0.0
+    ok_void = keep**if_void
+    ok_follow = keep**if_follow
+    p_void_guess = keep**u_lead if lead_ok else 0.0
+    out = 1.0
+    for j in range(1, P):
+        if j > n_after:
+            break
+        seat_j = (seat + j) % P
+        known = lead_ok and (s.voids[g, seat_j] >> lead_c) & 1 == 1
+        v = 1.0 if known else p_void_guess
+        out *= ok_follow + v * (ok_void - ok_follow)
+    return 0.0 if card == OCTOPUS else out
+
+
+@kernel
+def _keep_values(c, s, g, seat, mine, unseen, above, suit_unseen, keep):  # type: ignore[no-untyped-def]
+    """How much each held card is worth keeping, into `keep` (50,): its chance to win if
+    led now; trumps keep extra value (they win tricks by trumping in once a suit runs
+    out); Kanaloa 2, the octopus 0.05."""
+    P = c.num_players
+    for card in range(NUM_CARD_TYPES):
+        keep[card] = 0.0
+    for card in range(NUM_TIKI):
+        if mine[card] > 0:
+            surv = _survival(
+                c,
+                s,
+                g,
+                seat,
+                unseen,
+                above,
+                suit_unseen,
+                card,
+                np.int64(CARD_SUIT[card]),
+                np.int64(P - 1),
+            )
+            trump = 0.25 if CARD_SUIT[card] == s.trump[g] else 0.0
+            keep[card] = surv + trump + CARD_RANK[card] / 100.0
+    keep[KANALOA] = 2.0
+    keep[OCTOPUS] = 0.05
+
+
+@kernel
+def _lap_distances(c, progress, lap, dist):  # type: ignore[no-untyped-def]
+    """Fields each boat still needs to lap the last other boat (R9.2), into `dist` (P,)."""
+    P = c.num_players
+    last = 0
+    for p in range(1, P):
+        if progress[p] < progress[last]:
+            last = p
+    second = _BIG
+    for p in range(P):
+        if p != last:
+            second = min(second, np.int64(progress[p]))
     # The last boat's nearest other is the second-to-last; everyone else's is the last.
-    others_min = np.where(
-        np.arange(progress.shape[1]) == last[:, None],
-        rest.min(axis=1)[:, None],
-        progress[rows, last][:, None],
+    for p in range(P):
+        nearest = second if p == last else np.int64(progress[last])
+        dist[p] = lap + 1 - (np.int64(progress[p]) - nearest)
+
+
+@kernel
+def _trick_value(c, s, g, seat, dist):  # type: ignore[no-untyped-def]
+    """What winning the trick is worth to the deciding player: (value, laps, threat):
+    fields its boat would gain (0 when it announced and may not move, R7.4), plus one
+    for a dolphin it could take; whether the move laps the last boat (wins, R9.2);
+    whether an opponent is within two fields of lapping (a trick to deny)."""
+    P = c.num_players
+    field, before = s.boat_field[g, seat], s.progress[g, seat]
+    move_forward(c, s, g, seat)  # tried, then taken back
+    value = np.int64(s.progress[g, seat]) - before
+    value += 1 if dolphin_eligible(c, s, g, seat) else 0
+    laps = has_lapped(c, s, g, seat)
+    s.boat_field[g, seat], s.progress[g, seat] = field, before
+    moves = c.announced_boat_moves or s.announced[g, seat] != 1
+    if not moves:
+        value, laps = 0, False
+    _lap_distances(c, s.progress[g], lap_fields(s, g), dist)
+    nearest = _INF
+    for p in range(P):
+        if p != seat and (c.announced_boat_moves or s.announced[g, p] != 1):
+            nearest = min(nearest, float(dist[p]))
+    return value, laps, nearest <= 2
+
+
+@kernel
+def _nil_opponent_winning(c, s, g, seat, trick, n_in):  # type: ignore[no-untyped-def]
+    """Whether the trick so far is held by an opponent whose no-tricks announcement stands."""
+    if not c.nil_announcement or n_in == 0:
+        return False
+    P = c.num_players
+    lead = max(s.lead_suit[g], 0)
+    order = winning_position(trick, s.trump[g], lead)
+    holder = (s.leader[g] + order) % P
+    # A trick of specials only has no Tiki card yet; an octopus never holds it.
+    if trick[order] == OCTOPUS or holder == seat:
+        return False
+    return s.announced[g, holder] == 1 and s.tricks_won[g, holder] == 0
+
+
+@small_kernel
+def _first_min(values, ok, n):  # type: ignore[no-untyped-def]
+    """The first index of the least `values[i]` among `ok[i]` (0 when none is ok)."""
+    best, at = _INF, 0
+    for i in range(n):
+        if ok[i] and values[i] < best:
+            best, at = values[i], i
+    return at
+
+
+# ---- phases ------------------------------------------------------------------
+
+
+@kernel
+def _play(  # type: ignore[no-untyped-def]
+    c,
+    s,
+    g,
+    seat,
+    mask,
+    params,
+    mine,
+    unseen,
+    above,
+    suit_unseen,
+    trick,
+    cards,
+    keep,
+    pw,
+    win,
+    dist,
+):
+    P = c.num_players
+    n_in = _card_info(c, s, g, seat, mine, unseen, above, suit_unseen, trick)
+    _keep_values(c, s, g, seat, mine, unseen, above, suit_unseen, keep)
+    trump = s.trump[g]
+    lead_now = s.lead_suit[g]
+    any_win = False
+    for card in range(NUM_CARD_TYPES):
+        win[card], pw[card] = False, 0.0
+        if not mask[card]:
+            continue
+        # Does the card win the trick as it stands?
+        for p in range(P):
+            cards[p] = trick[p]
+        cards[n_in] = card
+        lead = np.int64(CARD_SUIT[card]) if lead_now < 0 and card < NUM_TIKI else lead_now
+        # (R5.4: an octopus never wins, though a lone one would be the trick's first card)
+        wins = winning_position(cards, trump, lead) == n_in and card != OCTOPUS
+        if wins:
+            win[card] = True
+            any_win = True
+            pw[card] = _survival(
+                c, s, g, seat, unseen, above, suit_unseen, card, lead, P - 1 - n_in
+            )
+    value, laps, threat = _trick_value(c, s, g, seat, dist)
+    matters = laps or threat or value >= 2
+    kan_ok = matters or TRICKS_PER_ROUND - s.trick_number[g] <= mine[KANALOA] + 1
+    thr = params[_MATTER] if matters else params[_WIN]
+    # An opponent who announced no tricks and holds the trick may keep it.
+    let_nil = _nil_opponent_winning(c, s, g, seat, trick, n_in) and not matters
+    # The cheapest card that wins with a good chance; the best chance; the card least
+    # worth keeping.
+    cheap, cheap_keep, any_good = 0, _INF, False
+    best_try, best_pw = 0, -1.0
+    for card in range(NUM_CARD_TYPES):
+        if not mask[card]:
+            continue
+        allowed = kan_ok or card != KANALOA
+        if win[card] and allowed and pw[card] >= thr and not let_nil:
+            any_good = True
+            if keep[card] < cheap_keep:
+                cheap, cheap_keep = card, keep[card]
+        if win[card] and pw[card] > best_pw:
+            best_try, best_pw = card, pw[card]
+    choice = cheap if any_good else _first_min(keep, mask, NUM_CARD_TYPES)
+    if not any_good and matters and not let_nil and any_win:
+        choice = best_try
+    # Announced no tricks and none won yet: lose every trick (R7.3).
+    if s.announced[g, seat] == 1 and s.tricks_won[g, seat] == 0:
+        dump, dump_keep, any_loser = 0, -_INF, False
+        weakest, weakest_score = 0, _INF
+        for card in range(NUM_CARD_TYPES):
+            if not mask[card]:
+                continue
+            if not win[card]:
+                any_loser = True
+                if keep[card] > dump_keep:
+                    dump, dump_keep = card, keep[card]
+            score = pw[card] + keep[card] / 100.0
+            if score < weakest_score:
+                weakest, weakest_score = card, score
+        choice = dump if any_loser else weakest
+    return choice
+
+
+@kernel
+def _remove(c, s, g, seat, mask, dist, progress):  # type: ignore[no-untyped-def]
+    """The removal that maximises (best opponent's distance to lapping - own distance),
+    ties broken by the smaller own distance."""
+    P = c.num_players
+    best, best_score = 0, -_INF
+    for k in range(_NUM_REMOVE):
+        if not mask[REMOVE_BASE + k]:
+            continue
+        # Tried on the state, then taken back.
+        for p in range(P):
+            progress[p] = s.progress[g, p]
+        present = s.present_slots[g]
+        slot = slot_ahead(c, s, g, seat, np.int64(k))
+        remove_slot(c, s, g, slot)
+        _lap_distances(c, s.progress[g], lap_fields(s, g), dist)
+        for p in range(P):
+            s.progress[g, p] = progress[p]
+        s.present_slots[g] = present
+        s.present[g, slot] = True
+        own = dist[seat]
+        others = _INF
+        for p in range(P):
+            if p != seat:
+                others = min(others, float(dist[p]))
+        # Lexicographic: the margin first, then the own distance (fields are small ints).
+        score = (others - own) * 1000.0 - own
+        if score > best_score:
+            best, best_score = k, score
+    return REMOVE_BASE + best
+
+
+@kernel
+def _announce(s, g, seat, params, mine):  # type: ignore[no-untyped-def]
+    """R3.2: announce only with a hand that truly cannot win, never as the starting
+    player (who leads the first trick, R3.3)."""
+    _hand_counts(np.int64(s.hands[g, seat]), mine)
+    top, top_trump, most = 0, 0, 0
+    for suit in range(NUM_SUITS):
+        n = 0
+        for v in range(NUM_VALUES):
+            if mine[suit * NUM_VALUES + v] > 0:
+                n += 1
+                top = max(top, v + 1)
+                if suit == s.trump[g]:
+                    top_trump = max(top_trump, v + 1)
+        most = max(most, n)
+    hopeless = (
+        s.starting_player[g] != seat
+        and mine[KANALOA] == 0
+        and top <= params[_NIL_VALUE]
+        and top_trump <= params[_NIL_TRUMP]
+        and most <= params[_NIL_SUIT]
     )
-    return lap[:, None] + 1 - (progress - others_min)
+    return ANNOUNCE if hopeless else NO_ANNOUNCE
+
+
+@kernel
+def _strength(mine, suit):  # type: ignore[no-untyped-def]
+    """Trump strength of the hand in `suit`: each card counts 1 plus up to 1 for its
+    value. (Summed in numpy's pairwise order for 12 terms: 8 partial sums paired,
+    then the rest, so that the comparisons give what the numpy bot gave.)"""
+    r = np.zeros(8)
+    for v in range(8):
+        r[v] = mine[suit * NUM_VALUES + v] * (1.0 + CARD_RANK[v] / (NUM_VALUES - 1))
+    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for v in range(8, NUM_VALUES):
+        total += mine[suit * NUM_VALUES + v] * (1.0 + CARD_RANK[v] / (NUM_VALUES - 1))
+    return total
+
+
+@kernel
+def _dolphin(c, s, g, seat, params, mine):  # type: ignore[no-untyped-def]
+    """R6.3: take the bonus move unless it makes this boat the leader on a field whose
+    colour is a clearly worse trump for the hand while three or more tricks remain."""
+    old_trump = trump_of(c, s, g)
+    field, before = s.boat_field[g, seat], s.progress[g, seat]
+    move_forward(c, s, g, seat)  # tried, then taken back
+    laps = has_lapped(c, s, g, seat)
+    new_trump = trump_of(c, s, g)
+    leads_after = leading_seat(c, s, g) == seat
+    s.boat_field[g, seat], s.progress[g, seat] = field, before
+    _hand_counts(np.int64(s.hands[g, seat]), mine)
+    loss = _strength(mine, old_trump) - _strength(mine, new_trump)
+    decline = (
+        not laps
+        and leads_after
+        and s.pending[g] == _PENDING_TRICK
+        and TRICKS_PER_ROUND - s.trick_number[g] >= 3
+        and loss >= params[_DOLPHIN_MARGIN]
+    )
+    return DOLPHIN_DECLINE if decline else DOLPHIN_TAKE
