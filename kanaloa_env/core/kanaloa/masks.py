@@ -47,22 +47,29 @@ def playable_tiki(hand, lead_suit):  # type: ignore[no-untyped-def]
     return follow if follow != 0 else hand & _TIKI_BITS
 
 
+# Row v: the bits of byte v as 8 bools, lowest first (the Tiki cards of a hand, 8 at a time).
+_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.bool_)
+
+
 @kernel
 def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
     """Write game g's row of `s.legal`: the legal actions of its player to act (all
     False once the game is over)."""
     row = s.legal[g]
-    row[:] = False
     phase = s.phase[g]
     if phase == _PLAY:
         hand = np.int64(s.hands[g, s.current_player[g]])
         tiki = playable_tiki(hand, s.lead_suit[g])
-        for card in range(NUM_TIKI):
-            if (tiki >> card) & 1:
-                row[card] = True
+        for byte in range(NUM_TIKI // 8):
+            bits = (tiki >> (8 * byte)) & 255
+            for j in range(8):
+                row[8 * byte + j] = _BYTE_BITS[bits, j]
         row[KANALOA] = hand & _KANALOA_BITS != 0
         row[OCTOPUS] = hand & _OCTOPUS_BITS != 0
-    elif phase == _ANNOUNCE_PHASE:
+        row[OCTOPUS + 1 :] = False
+        return
+    row[:] = False
+    if phase == _ANNOUNCE_PHASE:
         if c.nil_announcement:  # R3.2
             row[ANNOUNCE] = True
             row[NO_ANNOUNCE] = True

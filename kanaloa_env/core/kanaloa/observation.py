@@ -190,6 +190,24 @@ _CARD_ROWS, _SEAT_ROWS = _card_rows(), _seat_rows()
 assert FIELD_FEATURES == ("present", *SUIT_NAMES, "dolphin", "start", "occupied")
 
 
+# Small integers divided in float32 (what the distance blocks hold), looked up: entry
+# i + _DIV_OFFSET of each table is np.float32(i) / np.float32(divisor), exactly as
+# dividing gives; 16 divisions a game cost about as much as the rest of this block.
+_DIV_OFFSET = 4 * MAX_FIELDS
+_INTEGERS = np.arange(-_DIV_OFFSET, _DIV_OFFSET + 1).astype(np.float32)
+_BY_FIELDS = _INTEGERS / np.float32(MAX_FIELDS)
+_BY_TRICKS = _INTEGERS / np.float32(TRICKS_PER_ROUND)
+_BY_ROUNDS = _INTEGERS / np.float32(ROUND_SCALE)
+
+
+@small_kernel
+def _quotient(table, i, divisor):  # type: ignore[no-untyped-def]
+    """`np.float32(i) / np.float32(divisor)`, looked up in `table` when `i` is in its range."""
+    if -_DIV_OFFSET <= i <= _DIV_OFFSET:
+        return table[i + _DIV_OFFSET]
+    return _F32(i) / _F32(divisor)
+
+
 @small_kernel
 def _put(out, block, table, row):  # type: ignore[no-untyped-def]
     """Copy `table[row]` into block `block` of `out` (8 floats)."""
@@ -295,7 +313,7 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
                     f = 0
     for k in range(lap, MAX_FIELDS):
         _zero(out, _ROUTE + k)
-    # Distances along the route, as integers divided in float32 (exact quotients).
+    # Distances along the route: integers divided in float32 (`_BY_FIELDS`).
     _zero(out, _TAIL)
     _zero(out, _TAIL + 1)
     o = _TAIL * BLOCK
@@ -308,14 +326,14 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
         # Fields ahead of the own boat: outside 0..lap-1 only in a finished game, once a
         # boat lapped (while a game goes on no boat is a lap ahead of another).
         ahead = diff % lap if phase == _GAME_OVER else (diff + lap if diff < 0 else diff)
-        out[o + r] = _F32(ahead) / _F32(MAX_FIELDS)
-        out[o + MAX_PLAYERS + r] = _F32(diff) / _F32(MAX_FIELDS)
-    out[o + 10] = _F32(lap) / _F32(MAX_FIELDS)
-    out[o + 11] = _F32(lap + 1 + lo) / _F32(MAX_FIELDS)
-    out[o + 12] = _F32(lap + 1 - hi) / _F32(MAX_FIELDS)
-    out[o + 13] = _F32(tn) / _F32(TRICKS_PER_ROUND)
-    out[o + 14] = _F32(min(s.round[g] - 1, ROUND_SCALE)) / _F32(ROUND_SCALE)
-    out[o + 15] = _F32(lap) / _F32(MAX_FIELDS)
+        out[o + r] = _quotient(_BY_FIELDS, ahead, MAX_FIELDS)
+        out[o + MAX_PLAYERS + r] = _quotient(_BY_FIELDS, diff, MAX_FIELDS)
+    out[o + 10] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
+    out[o + 11] = _quotient(_BY_FIELDS, lap + 1 + lo, MAX_FIELDS)
+    out[o + 12] = _quotient(_BY_FIELDS, lap + 1 - hi, MAX_FIELDS)
+    out[o + 13] = _quotient(_BY_TRICKS, tn, TRICKS_PER_ROUND)
+    out[o + 14] = _quotient(_BY_ROUNDS, min(s.round[g] - 1, ROUND_SCALE), ROUND_SCALE)
+    out[o + 15] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
 
 
 @kernel
