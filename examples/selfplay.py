@@ -22,15 +22,20 @@ shared 2-core machine): the defaults (409,600 steps) took 3 min 17 s of CPU time
 
 A smoke run: `python examples/selfplay.py --total-timesteps 2048 --num-envs 16 --n-steps 64
 --snapshot-freq 1024 --eval-games 50 --eval-heuristic-games 0 --output-dir /tmp/sp`.
+
+Ctrl-C stops the run cleanly (`kanaloa_env.training.GracefulStop`): training stops at
+the next step (a second Ctrl-C stops at once), the model and the evaluations done so
+far are saved as above, the script says where and exits with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import sys
 import time
+
+from kanaloa_env.training import GracefulStop, run_script
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -91,7 +96,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from train_maskable_ppo import plot_curve  # the same plot as the bot-training example
+    from train_maskable_ppo import plot_curve, write_rows  # as the bot-training example
 
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.output_dir, exist_ok=True)
@@ -162,6 +167,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             self.next_eval = args.eval_freq
 
         def _on_rollout_start(self) -> None:
+            if stop.requested:
+                return
             if self.num_timesteps >= self.next_snapshot:
                 snapshot(self.num_timesteps)
                 self.next_snapshot += args.snapshot_freq
@@ -170,27 +177,33 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                 self.next_eval += args.eval_freq
 
         def _on_step(self) -> bool:
-            return True
+            return not stop.requested  # False ends model.learn after this step
 
-    run_eval(0)
-    model.learn(
-        total_timesteps=args.total_timesteps,
-        callback=SelfPlay(),
-        progress_bar=not args.no_progress_bar,
-    )
-    if rows[-1]["timesteps"] != model.num_timesteps:
-        run_eval(model.num_timesteps)
+    with GracefulStop() as stop:  # Ctrl-C: stop at the next step, save below, exit 130
+        run_eval(0)
+        model.learn(
+            total_timesteps=args.total_timesteps,
+            callback=SelfPlay(),
+            progress_bar=not args.no_progress_bar,
+        )
+        if not stop.requested and rows[-1]["timesteps"] != model.num_timesteps:
+            run_eval(model.num_timesteps)
 
     model_path = os.path.join(args.output_dir, "model.zip")
     model.save(model_path)
     csv_path = os.path.join(args.output_dir, "eval.csv")
-    fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "timesteps", k))
-    with open(csv_path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
     png_path = os.path.join(args.output_dir, "learning_curve.png")
-    plot_curve(rows, args.num_players, png_path, title="MaskablePPO self-play on Kanaloa")
+    if rows:  # none only when Ctrl-C came during the first evaluation
+        write_rows(rows, csv_path)
+        plot_curve(rows, args.num_players, png_path, title="MaskablePPO self-play on Kanaloa")
+    stop.exit_if_requested(
+        {
+            "model": model_path,
+            "evaluations": csv_path if rows else None,
+            "learning curve": png_path if rows else None,
+        },
+        progress=f"after {model.num_timesteps:,} of {args.total_timesteps:,} steps",
+    )
     print(
         f"done: {model.num_timesteps} steps in {time.time() - t0:.0f}s, pool of {len(pool)}; "
         f"model {model_path}, curve {png_path}, table {csv_path}"
@@ -199,4 +212,4 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

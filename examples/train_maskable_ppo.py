@@ -17,6 +17,11 @@ to `--output-dir`:
 A smoke run: `python examples/train_maskable_ppo.py --total-timesteps 2048 --num-envs 16
 --n-steps 64 --eval-games 50 --eval-heuristic-games 0 --output-dir /tmp/smoke`.
 
+Ctrl-C stops the run cleanly (`kanaloa_env.training.GracefulStop`): training stops at
+the next step (after the evaluation under way, if any; a second Ctrl-C stops at once),
+the model and the evaluations done so far are saved as above, the script says where
+and exits with status 130.
+
 PPO collects whole rollouts (`--n-steps` x `--num-envs` learner steps per update),
 so the run trains the requested steps rounded up to a whole number of rollouts;
 the progress display says so, counts to that number, and estimates the time left
@@ -62,6 +67,9 @@ import sys
 import time
 
 import numpy as np
+
+from kanaloa_env.render.terminal import plural
+from kanaloa_env.training import GracefulStop, run_script
 
 # Budgets differ per game: Kanaloa's 4-player table still improves at 1.8M steps, where
 # Kahuna's greedy policy wins 99.7% against random at 213k steps and nothing changes up to
@@ -233,7 +241,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     if total != args.total_timesteps:
         progress.write(
             f"training {total:,} steps: {args.total_timesteps:,} rounded up to whole rollouts "
-            f"of {rollout:,} ({args.n_steps} steps x {args.num_envs} games)"
+            f"of {rollout:,} ({args.n_steps} steps x {plural(args.num_envs, 'game')})"
         )
 
     class PeriodicEval(BaseCallback):
@@ -245,7 +253,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             self.next_eval = args.eval_freq
 
         def _on_rollout_start(self) -> None:
-            if self.num_timesteps >= self.next_eval:
+            if self.num_timesteps >= self.next_eval and not stop.requested:
                 with progress.evaluating():
                     run_eval(self.num_timesteps)
                 self.next_eval += args.eval_freq
@@ -254,27 +262,34 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             progress.update(self.num_timesteps)
 
         def _on_step(self) -> bool:
-            return True
+            return not stop.requested  # False ends model.learn after this step
 
-    with progress.evaluating():
-        run_eval(0)
-    model.learn(total_timesteps=args.total_timesteps, callback=PeriodicEval())
-    train_s = time.time() - t0
-    if not rows or rows[-1]["timesteps"] != model.num_timesteps:
+    with GracefulStop() as stop:  # Ctrl-C: stop at the next step, save below, exit 130
         with progress.evaluating():
-            run_eval(model.num_timesteps)
+            run_eval(0)
+        model.learn(total_timesteps=args.total_timesteps, callback=PeriodicEval())
+        if not stop.requested and (not rows or rows[-1]["timesteps"] != model.num_timesteps):
+            with progress.evaluating():
+                run_eval(model.num_timesteps)
+    train_s = time.time() - t0
     progress.close()
 
     model_path = os.path.join(args.output_dir, "model.zip")
     model.save(model_path)
     csv_path = os.path.join(args.output_dir, "eval.csv")
-    fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "timesteps", k))
-    with open(csv_path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
     png_path = os.path.join(args.output_dir, "learning_curve.png")
-    plot_curve(rows, args.num_players, png_path, title=f"MaskablePPO on {args.game.capitalize()}")
+    if rows:  # none only when Ctrl-C came during the first evaluation
+        write_rows(rows, csv_path)
+        title = f"MaskablePPO on {args.game.capitalize()}"
+        plot_curve(rows, args.num_players, png_path, title=title)
+    stop.exit_if_requested(
+        {
+            "model": model_path,
+            "evaluations": csv_path if rows else None,
+            "learning curve": png_path if rows else None,
+        },
+        progress=f"after {model.num_timesteps:,} of {total:,} steps",
+    )
     final = rows[-1]
     print(
         f"done: {model.num_timesteps} steps in {train_s:.0f}s (with evaluations); "
@@ -283,6 +298,15 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     summary = {"model": model_path, "csv": csv_path, "plot": png_path, "final": final}
     summary["args"] = {k: v for k, v in vars(args).items()}
     return summary
+
+
+def write_rows(rows: list[dict[str, object]], path: str) -> None:
+    """The evaluations as a CSV table, `timesteps` first."""
+    fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "timesteps", k))
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
 
 
 class Progress:
@@ -398,4 +422,4 @@ def plot_curve(
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

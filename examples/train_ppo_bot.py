@@ -41,6 +41,14 @@ derived from `--seed`, and torch runs on one thread, so an uninterrupted run wit
 the same arguments gives the same weights. A resumed stage 2 continues with the same
 weights and pool but new deals, so it is not bit-identical to an uninterrupted run.
 
+Ctrl-C stops the run cleanly (`kanaloa_env.training.GracefulStop`) and keeps what it
+can resume from: in stage 1 after the current minibatch (`bc.pt` stays as saved after
+the last finished chunk; the chunk under way is redone on resume), in stage 2 at the
+next step (`ppo_last.zip` is saved then; `eval.csv` and `learning_curve.png` hold the
+evaluations done). A second Ctrl-C stops at once; stage 2 still saves `ppo_last.zip`.
+The script then lists what is saved where and exits with status 130; the final arena
+runs only after an uninterrupted stage 2. Rerunning the same command resumes.
+
 A smoke run (a minute): `python examples/train_ppo_bot.py --bc-chunks 2 --bc-games 64
 --ppo-timesteps 4096 --num-envs 32 --n-steps 64 --eval-freq 2048 --eval-games 64
 --final-games 64 --output-dir /tmp/ppo_bot_smoke`.
@@ -58,6 +66,8 @@ import time
 from typing import Any
 
 import numpy as np
+
+from kanaloa_env.training import GracefulStop, run_script
 
 # Streams of the stages, mixed with --seed into the deal seeds (distinct from the
 # small integers users pass to the arena).
@@ -214,8 +224,11 @@ def heuristic_games(
     return data
 
 
-def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any) -> None:
-    """Stage 1: fit `model.policy` to the heuristic's actions and returns (resumable)."""
+def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any, stop: GracefulStop) -> None:
+    """Stage 1: fit `model.policy` to the heuristic's actions and returns (resumable).
+
+    Saves `bc.pt` after every chunk; returns early, without saving the chunk under way,
+    once `stop.requested` (Ctrl-C)."""
     import torch
 
     from kanaloa_env.core.files import atomic_write_path
@@ -264,6 +277,9 @@ def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any) -> None:
         for _ in range(args.bc_epochs):
             perm = torch.randperm(len(actions), generator=gen)
             for lo in range(0, len(perm), args.bc_batch_size):
+                if stop.requested:
+                    log(f"bc: stopped in chunk {chunk + 1}/{args.bc_chunks}, which a rerun redoes")
+                    return
                 step = min(chunk * steps_per_chunk + len(losses), total_steps)
                 for group in opt.param_groups:  # cosine from bc_lr to 0 over the whole stage
                     # A Python float: a numpy scalar would not reload with weights_only=True.
@@ -334,8 +350,13 @@ def load_pool(model: Any, folder: str, size: int) -> list[Any]:
     return pool
 
 
-def ppo_finetune(model: Any, args: argparse.Namespace, log: Any, rows: list[dict]) -> Any:
-    """Stage 2: MaskablePPO against heuristic bots and past selves (resumable)."""
+def ppo_finetune(
+    model: Any, args: argparse.Namespace, log: Any, rows: list[dict], stop: GracefulStop
+) -> Any:
+    """Stage 2: MaskablePPO against heuristic bots and past selves (resumable).
+
+    Once `stop.requested` (Ctrl-C) training ends at the next step, and `ppo_last.zip`
+    is saved where it stopped (also when a second Ctrl-C stops it at once)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -403,6 +424,8 @@ def ppo_finetune(model: Any, args: argparse.Namespace, log: Any, rows: list[dict
             self.next_eval = (done // args.eval_freq + 1) * args.eval_freq
 
         def _on_rollout_start(self) -> None:
+            if stop.requested:
+                return
             if self.num_timesteps >= self.next_snapshot:
                 snapshot(self.num_timesteps)
                 self.next_snapshot += args.snapshot_freq
@@ -411,7 +434,7 @@ def ppo_finetune(model: Any, args: argparse.Namespace, log: Any, rows: list[dict
                 self.next_eval += args.eval_freq
 
         def _on_step(self) -> bool:
-            return True
+            return not stop.requested  # False ends model.learn after this step
 
     if model.num_timesteps == 0:
         if not pool and args.heuristic_share < 1.0:
@@ -419,9 +442,14 @@ def ppo_finetune(model: Any, args: argparse.Namespace, log: Any, rows: list[dict
         run_eval(0)
     env.set_opponents(opponent_list(heuristic, pool, args.heuristic_share), "random")
     remaining = args.ppo_timesteps - model.num_timesteps
-    if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=Callback(), reset_num_timesteps=False)
-        if rows[-1]["timesteps"] != model.num_timesteps:
+    if remaining > 0 and not stop.requested:
+        try:
+            model.learn(total_timesteps=remaining, callback=Callback(), reset_num_timesteps=False)
+        finally:
+            if stop.requested:  # Ctrl-C: keep the steps trained since the last evaluation
+                model.save(last)
+                log(f"ppo: stopped at {model.num_timesteps} steps; saved {last}")
+        if not stop.requested and rows[-1]["timesteps"] != model.num_timesteps:
             run_eval(model.num_timesteps)
     return model
 
@@ -543,10 +571,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         device="cpu",
         verbose=0,
     )
-    behaviour_cloning(model, args, log)
-    log(f"bc done at {time.time() - t0:.0f}s")
-    rows = read_eval(args)
-    model = ppo_finetune(model, args, log, rows)
+    stage = "behaviour cloning (stage 1)"
+    with GracefulStop() as stop:  # Ctrl-C: stop at the next safe point, list what is saved
+        behaviour_cloning(model, args, log, stop)
+        if not stop.requested:
+            log(f"bc done at {time.time() - t0:.0f}s")
+            stage = "PPO (stage 2)"
+            rows = read_eval(args)
+            model = ppo_finetune(model, args, log, rows, stop)
+    files = {
+        "behaviour cloning checkpoint": "bc.pt",
+        "PPO checkpoint": "ppo_last.zip",
+        "best PPO checkpoint": "ppo_best.zip",
+        "evaluations": "eval.csv",
+        "learning curve": "learning_curve.png",
+    }
+    paths = {k: os.path.join(args.output_dir, f) for k, f in files.items()}
+    stop.exit_if_requested(
+        {k: (p if os.path.exists(p) else None) for k, p in paths.items()},
+        progress=f"in {stage}; the same command resumes the run",
+    )
     log(f"ppo done at {time.time() - t0:.0f}s")
     summary = export_and_measure(model, args, log)
     log(f"done in {time.time() - t0:.0f}s: {summary}")
@@ -554,4 +598,4 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

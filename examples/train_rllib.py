@@ -17,6 +17,11 @@ seat-balanced) and prints its win rate with a Wilson 95% interval. It writes to
 - `eval.csv`: per evaluation, env steps, wall time and the win rate against random bots;
 - `results.json`: the final win rates and the settings.
 
+Ctrl-C stops the run cleanly (`kanaloa_env.training.GracefulStop`): training stops after
+the iteration under way (a second Ctrl-C stops at once), the checkpoint is saved and
+`eval.csv` keeps the evaluations done; the script says where and exits with status 130,
+without the final evaluation.
+
 Ray: a local Ray instance by default; `--address auto` (or `HOST:6379`) joins a
 running cluster (`ray start --head` on the head node), where `--num-env-runners`
 sample on the cluster's CPUs. Every node needs `kanaloa_env[rllib]` installed.
@@ -49,6 +54,9 @@ import os
 import time
 from pathlib import Path
 from typing import Any
+
+from kanaloa_env.render.terminal import plural
+from kanaloa_env.training import GracefulStop, run_script
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -249,7 +257,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     algo = build_config(args).build_algo()
     print(
         f"PPO self-play: {args.num_players} seats share module {SHARED_MODULE!r}; "
-        f"{args.num_env_runners} remote env runners x {args.num_envs_per_env_runner} games; "
+        f"{plural(args.num_env_runners, 'remote env runner')} x "
+        f"{plural(args.num_envs_per_env_runner, 'game')}; "
         f"budget {args.total_timesteps:,} env steps (Ray up in {t1 - t0:.0f} s, "
         f"algorithm built in {time.time() - t1:.0f} s)"
     )
@@ -266,12 +275,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     start = time.time()
     steps = iteration = 0
-    with open(out / "eval.csv", "w", newline="", encoding="utf-8") as f:
+    with (
+        GracefulStop() as stop,  # Ctrl-C: stop after this iteration, save below, exit 130
+        open(out / "eval.csv", "w", newline="", encoding="utf-8") as f,
+    ):
         writer = csv.writer(f)
         writer.writerow(["env_steps", "seconds", "games", "random_win_rate", "ci_low", "ci_high"])
         if args.eval_games:
             evaluate_now(0, 0.0, writer)
-        while steps < args.total_timesteps:
+            f.flush()
+        while steps < args.total_timesteps and not stop.requested:
             result = algo.train()
             iteration += 1
             runners = result["env_runners"]
@@ -288,13 +301,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             )
             if iteration % args.checkpoint_every == 0:
                 algo.save_to_path(str(checkpoint))
-            if args.eval_games and iteration % args.eval_every == 0:
+            if args.eval_games and iteration % args.eval_every == 0 and not stop.requested:
                 evaluate_now(steps, time.time() - start, writer)
                 f.flush()
     train_seconds = time.time() - start
     algo.save_to_path(str(checkpoint))
     algo.stop()
     ray.shutdown()
+    stop.exit_if_requested(
+        {"checkpoint": str(checkpoint), "evaluations": str(out / "eval.csv")},
+        progress=f"after {plural(iteration, 'iteration')}, {steps:,} of "
+        f"{args.total_timesteps:,} env steps",
+    )
     print(f"trained {steps:,} env steps in {train_seconds:.0f} s; checkpoint {checkpoint}")
 
     # The evaluation reads the checkpoint back, as a user would.
@@ -321,4 +339,4 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 if __name__ == "__main__":
     os.environ.setdefault("RAY_DEDUP_LOGS", "1")
-    main()
+    run_script(main)

@@ -98,8 +98,8 @@ def test_result_statistics_are_consistent() -> None:
     # Places 1..3 average 2 over every seat of every game.
     total = sum(s.mean_rank * s.games for s in result.stats)
     assert total / (60 * 3) == pytest.approx(2.0)
-    ordinals = [s.ordinal for s in result.stats]
-    assert ordinals == sorted(ordinals, reverse=True)
+    keys = [(-s.win_rate, s.mean_rank, -s.ordinal) for s in result.stats]
+    assert keys == sorted(keys)  # the table's order: win rate, then mean rank, then rating
     for s in result.stats:
         assert s.ordinal == pytest.approx(s.mu - 3 * s.sigma)
         assert s.ci_low <= s.win_rate <= s.ci_high
@@ -382,8 +382,38 @@ def test_cli_refuses_a_used_folder_before_playing(tmp_path: Path) -> None:
     (tmp_path / "out" / "results.json").write_text("{}")
     proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "3",
                 "--out", "out", cwd=tmp_path)  # fmt: skip
-    assert proc.returncode == 2 and "already holds files" in proc.stderr
+    assert proc.returncode == 2 and "--out 'out' already holds files" in proc.stderr
+    assert "pass --overwrite to replace" in proc.stderr  # the message names the way out
+    assert "Traceback" not in proc.stderr
+    assert (tmp_path / "out" / "results.json").read_text() == "{}"
     assert "--overwrite" in _cli("--help", cwd=tmp_path).stdout
+
+
+def test_cli_reports_a_bad_bot_before_a_used_folder(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "results.json").write_text("{}")
+    proc = _cli("--bots", "heuristc", "random", "random", "--players", "3", "--games", "3",
+                "--out", "out", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2
+    assert "unknown bot 'heuristc'" in proc.stderr and "already holds" not in proc.stderr
+
+
+def test_cli_makes_the_missing_parents_of_out(tmp_path: Path) -> None:
+    proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "1",
+                "--out", "runs/arena/new/run1", "--no-progress", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "runs" / "arena" / "new" / "run1" / "results.json").exists()
+    # 1 game at a 3-player table: the seats cannot be balanced, and the note says so in English.
+    assert "note: 1 game is not a multiple of 3" in proc.stderr
+    assert "Kanaloa: 1 game, 3 players" in proc.stdout
+
+
+def test_cli_refuses_an_out_below_a_file(tmp_path: Path) -> None:
+    (tmp_path / "runs").write_text("a file, not a folder")
+    proc = _cli("--bots", "random", "random", "random", "--players", "3", "--games", "3",
+                "--out", "runs/arena/x", cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "exists and is not a directory" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_cli_default_folder_is_under_runs(tmp_path: Path) -> None:
@@ -395,7 +425,64 @@ def test_cli_default_folder_is_under_runs(tmp_path: Path) -> None:
 
 def test_the_table_says_what_orders_it() -> None:
     table = run_tournament(["heuristic", "random", "random"], 3, 6, seed=0).table()
-    assert "ordered by the rating ordinal (mu - 3 sigma)" in table
+    assert "ordered by win rate, best first (ties: mean rank, then ordinal)" in table
+    assert "the rating (ordinal = mu - 3 sigma) weighs every place" in table
+    assert "Kanaloa: 6 games, 3 players" in table
+    assert max(len(line) for line in table.splitlines()) <= 100
+
+
+def test_the_table_follows_the_win_rates_where_the_rating_disagrees() -> None:
+    """The issue's case: the entrant with the best win rate and mean rank was listed third
+    because its rating ordinal was third. Ratings that contradict the win rates order
+    nothing but ties."""
+    from kanaloa_env.evaluation.arena import _stats
+
+    result = run_tournament(["heuristic", "random", "random", "random"], 4, 40, seed=1)
+    by_rate = sorted(result.stats, key=lambda s: (-s.win_rate, s.mean_rank))
+    index = {n: e for e, n in enumerate(result.entrants)}
+    # An ordinal that reverses the win-rate order (and ties nothing).
+    ordinal = np.zeros(len(result.entrants))
+    for k, s in enumerate(by_rate):
+        ordinal[index[s.name]] = float(k)
+    rows = _stats(result, ordinal + 3.0, np.ones_like(ordinal), ordinal)
+    assert [s.name for s in rows] == [s.name for s in by_rate]
+    assert rows[0].name == "heuristic" and rows[0].ordinal == min(s.ordinal for s in rows)
+
+
+def test_a_slow_tournament_reports_its_speed_without_rounding_it_to_zero() -> None:
+    result = run_tournament(["random"] * 3, 3, 3, seed=0)
+    result.play_seconds = 18.75  # 3 games: 0.16 games/s
+    assert "; 0.16 games/s (18.75 s play" in result.table()
+
+
+def test_one_game_is_a_game() -> None:
+    result = run_tournament(["random"] * 3, 3, 1, seed=0)
+    assert "Kanaloa: 1 game, 3 players" in result.table()
+    assert result.ratings_figure().axes[0].get_title().startswith("Kanaloa arena: 1 game, ")
+
+
+def test_before_play_runs_after_the_bots_are_built_and_before_any_game() -> None:
+    calls: list[str] = []
+    with pytest.raises(ValueError, match="unknown bot 'wizard'"):
+        run_tournament(["wizard", "random", "random"], 3, 3, before_play=lambda: calls.append("x"))
+    assert calls == []  # a bad bot is reported first
+
+    def refuse() -> None:
+        calls.append("refused")
+        raise ValueError("no room")
+
+    played: list[int] = []
+
+    class Counting(RandomBot):
+        def act(self, observations, masks, rng, **kwargs):
+            played.append(len(masks))
+            return super().act(observations, masks, rng, **kwargs)
+
+    with pytest.raises(ValueError, match="no room"):
+        run_tournament([Counting(), "random", "random"], 3, 3, before_play=refuse)
+    assert calls == ["refused"] and played == []
+    run_tournament([Counting(), "random", "random"], 3, 3, before_play=lambda: calls.append("ok"))
+    assert calls == ["refused", "ok"] and played
 
 
 def test_ratings_plot_shows_the_ladder_best_on_top_with_the_legend_off_the_data() -> None:

@@ -219,8 +219,10 @@ def test_write_records_matches_a_batch_of_games(tmp_path: Path) -> None:
 
 def test_write_records_rejects_bad_input(tmp_path: Path) -> None:
     cfg = Config(num_players=3)
-    with pytest.raises(ValueError, match="2 games of actions but 1 seeds"):
+    with pytest.raises(ValueError, match="2 games of actions but 1 seed and 2 game indices"):
         write_records(tmp_path / "x.jsonl", cfg, [1], [[], []])
+    with pytest.raises(ValueError, match="1 game but 2 meta dicts"):
+        write_records(tmp_path / "x.jsonl", cfg, 1, [[]], meta=[{}, {}])
     state = init(cfg, 1, seed=1)
     illegal = int(np.flatnonzero(~state.legal[0])[0])
     with pytest.raises(ReplayError, match="step 0.*illegal"):
@@ -434,6 +436,88 @@ def test_replay_cli_checks_output_options_before_replaying(
     assert "Traceback" not in proc.stderr
     assert re.search(message, proc.stderr.strip().splitlines()[-1])
     assert not list(tmp_path.glob("o*")) and not (tmp_path / "pngs").exists()
+
+
+def _two_games(tmp_path: Path) -> Path:
+    """A file of two records: a Kanaloa game cut after 2 steps, then a Kahuna game after 1."""
+    from kanaloa_env.games import get_game
+
+    kanaloa = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=5, max_steps=2)
+    kahuna = record_bot_game(
+        get_game("kahuna").make_config(), [RandomBot()] * 2, seed=5, max_steps=1
+    )
+    path = tmp_path / "two.jsonl"
+    path.write_text(kanaloa.to_jsonl() + kahuna.to_jsonl(), encoding="utf-8")
+    return path
+
+
+def test_replay_cli_index_picks_a_game_and_game_names_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--index` picks the record, `--game` is a game's name as in every command: it checks
+    the record's game."""
+    from kanaloa_env.cli import replay as replay_cli
+
+    path = str(_two_games(tmp_path))
+    assert replay_cli.main([path, "--brief"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Game 0 of {path}: Kanaloa, 3 players")
+    assert "The record ends after 2 steps; the game is not over." in out
+    for argv in ([path, "--index", "1"], [path, "-i", "1", "--game", "kahuna"]):
+        assert replay_cli.main([*argv, "--brief"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(f"Game 1 of {path}: Kahuna, 2 players")
+        assert "The record ends after 1 step; the game is not over." in out
+    assert replay_cli.main([path, "--game", "kanaloa", "--brief"]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "kahuna"], "--game kahuna: game 0 of PATH is a Kanaloa record; pass --game "
+         "kanaloa or leave --game out"),
+        (["-i", "1", "--game", "kanaloa"], "--game kanaloa: game 1 of PATH is a Kahuna record"),
+        (["--game", "3"], "argument --game: takes a game name (kahuna, kanaloa), got '3'; to "
+         "pick game 3 of a file, use --index 3"),
+        (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+        (["--index", "2"], "--index must be in 0..1 (PATH holds 2 games)"),
+        (["--index", "-1"], "argument -i/--index: must be an int >= 0, got -1"),
+        (["--index", "one"], "argument -i/--index: must be an int >= 0, got 'one'"),
+    ],
+)  # fmt: skip
+def test_replay_cli_bad_index_or_game_exits_2_naming_what_is_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    from kanaloa_env.cli import replay as replay_cli
+
+    path = str(_two_games(tmp_path))
+    with pytest.raises(SystemExit) as exit_info:
+        replay_cli.main([path, *argv])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing replayed
+    assert message.replace("PATH", path) in captured.err.splitlines()[-1]
+
+
+def test_replay_cli_names_a_one_game_file_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kanaloa_env.cli import replay as replay_cli
+
+    rec = record_bot_game(Config(num_players=3), [RandomBot()] * 3, seed=5, max_steps=0)
+    path = tmp_path / "one.jsonl"
+    rec.save(path)
+    with pytest.raises(SystemExit):
+        replay_cli.main([str(path), "-i", "1"])
+    assert f"--index must be in 0..0 ({path} holds 1 game)" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="holds 1 game; game must be in 0..0"):
+        load_record(path, 1)
+    frames = tmp_path / "frames"
+    assert replay_cli.main([str(path), "--png-dir", str(frames), "--gif", str(tmp_path / "o.gif"),
+                            "--scale", "0.1"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert f"wrote 1 PNG to {frames}" in out and "(1 frame)" in out
 
 
 def test_replay_cli_write_error_is_one_line_with_status_3(tmp_path: Path) -> None:

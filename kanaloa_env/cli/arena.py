@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ..core.files import check_output_dir
 from ..evaluation.arena import DEFAULT_BATCH_SIZE, run_tournament
 from ..games.protocol import Game
+from ..render.terminal import plural
 from .options import (
     add_config_options,
     add_game_option,
@@ -37,7 +38,8 @@ def _parser(game: Game) -> argparse.ArgumentParser:
         prog="python -m kanaloa_env.arena",
         description="Play a seat-balanced tournament among bots and rate them "
         "(win rate with 95% Wilson interval, mean finishing rank, openskill "
-        "Plackett-Luce rating). The table is ordered by the rating.",
+        "Plackett-Luce rating). The table is ordered by win rate, best first (ties: by mean "
+        "rank, then by rating).",
         epilog="examples: python -m kanaloa_env.arena --bots heuristic random random random "
         "--players 4 --games 2000 --seed 0; python -m kanaloa_env.arena --game kahuna "
         "--bots heuristic random --games 2000. A model file (.zip) is unpickled when "
@@ -74,7 +76,8 @@ def _parser(game: Game) -> argparse.ArgumentParser:
         "--out",
         default=None,
         help=f"directory for results.json, results.csv, games.csv, ratings.png (default "
-        f"{os.path.join(DEFAULT_OUT, '<game>')}); it must be new or empty unless --overwrite",
+        f"{os.path.join(DEFAULT_OUT, '<game>')}); missing parent folders are created; it must "
+        "be new or empty unless --overwrite",
     )
     p.add_argument(
         "--overwrite",
@@ -109,10 +112,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"--bots needs at least --players={args.players} entries, got {len(args.bots)}"
         )
     out = args.out if args.out is not None else os.path.join(DEFAULT_OUT, game.name)
+
+    def check_out() -> None:
+        # After the bots and rules are checked (a typo in a bot name is reported as such)
+        # and before playing (a long tournament must not end in a refused folder). Missing
+        # parent folders are made when the results are written.
+        if os.path.isdir(out) and os.listdir(out) and not args.overwrite:
+            raise ValueError(
+                f"--out {out!r} already holds files (of an earlier run?); choose another "
+                "--out, or pass --overwrite to replace that folder"
+            )
+        check_output_dir(out, args.overwrite, make_parents=True)
+
     try:
-        # Before playing: a long tournament must not end in a refused folder. The default
-        # folder's parents are made when the results are written.
-        check_output_dir(out, args.overwrite, make_parents=args.out is None)
         result = run_tournament(
             args.bots,
             game=game,
@@ -123,24 +135,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             batch_size=args.batch_size,
             record_games=args.record,
             progress=not args.no_progress,
+            before_play=check_out,
         )
-    except (ValueError, TypeError) as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+    except (ValueError, TypeError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     if args.games % args.players:
         print(
-            f"note: {args.games} games is not a multiple of {args.players}; "
+            f"note: {plural(args.games, 'game')} is not a multiple of {args.players}; "
             "seats are balanced only up to the last partial block",
             file=sys.stderr,
         )
     try:
         # Files first: the results are kept even if stdout is closed early (a pipe to head).
-        paths = result.write(
-            out, records=args.record, overwrite=args.overwrite, make_parents=args.out is None
-        )
+        paths = result.write(out, records=args.record, overwrite=args.overwrite, make_parents=True)
     except (OSError, ValueError) as exc:
         print(f"{parser.prog}: error: cannot write results to {out!r}: {exc}", file=sys.stderr)
         return 2

@@ -32,7 +32,7 @@ from ..core.batch import GameState
 from ..games import game_of_config
 from ..games.protocol import Game
 from ..records import Recorder, bot_action, describe_step
-from ..render.terminal import add_color_option, color_from_option
+from ..render.terminal import add_color_option, color_from_option, plural
 from .options import add_config_options, add_game_option, config_overrides, game_from_argv
 
 __all__ = ["HumanQuit", "main", "play_game"]
@@ -93,7 +93,7 @@ def play_game(
     if not 0 <= human < P:
         raise ValueError(f"the human's seat must be in 0..{P - 1}, got {human}")
     if len(bots) != P - 1:
-        raise ValueError(f"need {P - 1} bots for the other seats, got {len(bots)}")
+        raise ValueError(f"need one bot per other seat ({plural(P - 1, 'bot')}), got {len(bots)}")
     seat_bots: dict[int, Any] = dict(zip([p for p in range(P) if p != human], bots, strict=True))
     names = _names(P, human)
     labels = {p: getattr(b, "name", type(b).__name__) for p, b in seat_bots.items()}
@@ -252,8 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--seat must be in 0..{args.players - 1}, got {args.seat}")
     if len(args.bots) not in (1, args.players - 1):
         ap.error(
-            f"--bots takes one bot for every seat or {args.players - 1} bots (one per other "
-            f"seat), got {len(args.bots)}"
+            f"--bots takes one bot for every seat or {plural(args.players - 1, 'bot')} (one per "
+            f"other seat), got {len(args.bots)}"
         )
     if args.seed is not None and not 0 <= args.seed < 2**64:
         ap.error("--seed must be in 0..2**64-1")

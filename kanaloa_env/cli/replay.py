@@ -3,9 +3,15 @@
 ```
 python -m kanaloa_env.replay runs/game.jsonl             # step by step: what happened + the table
 python -m kanaloa_env.replay runs/game.jsonl --brief     # what happened, no tables
-python -m kanaloa_env.replay runs/arena/kanaloa/games.jsonl --game 3 --gif runs/game3.gif
+python -m kanaloa_env.replay runs/arena/kanaloa/games.jsonl --index 3 --gif runs/game3.gif
+python -m kanaloa_env.replay runs/kahuna.jsonl --game kahuna   # stop unless it is a Kahuna record
 python -m kanaloa_env.replay runs/game.jsonl --png-dir runs/frames/   # one PNG per position
 ```
+
+`--index` (`-i`) picks a game of a file that holds several (an arena's `games.jsonl`),
+counting from 0. `--game` names a game, as in every command of the package; replay
+needs none (the record names its game), and with one it checks that the record is
+of that game.
 
 On a terminal the replay waits for Enter after each step (`c` runs to the end, `q`
 stops); piped or with `--no-pause` it prints every step at once. The record names
@@ -28,9 +34,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..games import GAMES
 from ..records import ReplayError, describe_step, load_records, replay
 from ..render import SCALE_RANGE, render_text
-from ..render.terminal import add_color_option, color_from_option
+from ..render.terminal import add_color_option, color_from_option, plural
 from .options import positive_int
 
 __all__ = ["main", "printable"]
@@ -55,6 +62,27 @@ def _scale(text: str) -> float:
     if not _MIN_SCALE <= value <= _MAX_SCALE:  # also rejects nan
         raise argparse.ArgumentTypeError(f"must be in {_MIN_SCALE}..{_MAX_SCALE}, got {text}")
     return value
+
+
+def _index(text: str) -> int:
+    """--index: an int >= 0 (its upper bound is the file's number of games, checked later)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an int >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an int >= 0, got {value}")
+    return value
+
+
+def _game_name(text: str) -> str:
+    """--game: a game name; a number gets a pointer to --index, which took it before."""
+    if text.strip().lstrip("+-").isdigit():
+        raise argparse.ArgumentTypeError(
+            f"takes a game name ({', '.join(sorted(GAMES))}), got {text!r}; "
+            f"to pick game {text.strip()} of a file, use --index {text.strip()}"
+        )
+    return text.lower()
 
 
 def _gif_path(text: str) -> str:
@@ -87,7 +115,21 @@ def _build_parser() -> argparse.ArgumentParser:
         "or render it to pictures.",
     )
     ap.add_argument("file", help="a game record (JSON lines, see kanaloa_env.records)")
-    ap.add_argument("--game", type=int, default=0, help="which game of the file, from 0")
+    ap.add_argument(
+        "-i",
+        "--index",
+        type=_index,
+        default=0,
+        help="which game of the file, counting from 0 (default 0, the first); an arena's "
+        "games.jsonl holds every game of the tournament",
+    )
+    ap.add_argument(
+        "--game",
+        type=_game_name,
+        choices=sorted(GAMES),
+        default=None,
+        help="the game the record must be of (default: any; the record names its game)",
+    )
     ap.add_argument(
         "--seat",
         type=int,
@@ -145,11 +187,17 @@ def _main(argv: Sequence[str] | None) -> int:
     except (OSError, ValueError) as e:
         print(f"cannot read {args.file}: {e}", file=sys.stderr)
         return 2
-    if not 0 <= args.game < len(records):
+    if args.index >= len(records):
         ap.error(
-            f"--game must be in 0..{len(records) - 1} ({args.file} holds {len(records)} games)"
+            f"--index must be in 0..{len(records) - 1} "
+            f"({printable(args.file)} holds {plural(len(records), 'game')})"
         )
-    rec = records[args.game]
+    rec = records[args.index]
+    if args.game is not None and rec.game != args.game:
+        ap.error(
+            f"--game {args.game}: game {args.index} of {printable(args.file)} is a "
+            f"{rec.rules.title} record; pass --game {rec.game} or leave --game out"
+        )
     P = rec.num_players
     if args.seat is not None and not 0 <= args.seat < P:
         ap.error(f"--seat must be in 0..{P - 1}")
@@ -163,7 +211,7 @@ def _main(argv: Sequence[str] | None) -> int:
         start = rec.start_state()
     except (TypeError, ValueError) as e:  # `load_records` checks starts; a GameRecord may not
         print(
-            f"cannot read {args.file}: game {args.game}: cannot build the start position: {e}",
+            f"cannot read {args.file}: game {args.index}: cannot build the start position: {e}",
             file=sys.stderr,
         )
         return 2
@@ -173,7 +221,7 @@ def _main(argv: Sequence[str] | None) -> int:
     start_desc = f"seed {rec.seed}, deal {rec.deal}" if rec.seed is not None else "a scenario"
     if not quiet:
         print(
-            f"Game {args.game} of {printable(args.file)}: {rec.rules.title}, {P} players, "
+            f"Game {args.index} of {printable(args.file)}: {rec.rules.title}, {P} players, "
             f"from {start_desc}"
         )
         if not args.brief:
@@ -198,7 +246,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     last = states[-1]
     if not quiet and not last.done[0]:
-        print(f"\nThe record ends after {len(rec.decisions)} steps; the game is not over.")
+        steps = plural(len(rec.decisions), "step")
+        print(f"\nThe record ends after {steps}; the game is not over.")
     if render:
         try:
             _write_pictures(args, states)
@@ -247,11 +296,11 @@ def _write_pictures(args: argparse.Namespace, states: list[Any]) -> None:
                 img = img.resize((round(img.width * args.scale), round(img.height * args.scale)))
             with atomic_write_path(os.path.join(args.png_dir, f"step_{k:04d}.png")) as tmp:
                 img.save(tmp, format="PNG")
-        print(f"wrote {len(keep)} PNGs to {args.png_dir}")
+        print(f"wrote {plural(len(keep), 'PNG')} to {args.png_dir}")
     if args.gif:
         frames = [states[k] for k in keep]
         n = save_gif(frames, args.gif, 0, args.seat, frame_ms=args.frame_ms, scale=args.scale)
-        print(f"wrote {args.gif} ({n} frames)")
+        print(f"wrote {args.gif} ({plural(n, 'frame')})")
 
 
 if __name__ == "__main__":

@@ -39,8 +39,11 @@ finishing rank (the game's `final_ranks`: Kanaloa ranks the winner first, then b
 progress at the end; Kahuna the winner first; ties share the mean of their
 places) and an openskill Plackett-Luce rating updated game by game in game order
 from the finishing order (mu, sigma and ordinal = mu - 3 sigma). The table is
-ordered by the ordinal, best first (entrants that played no game last); it says
-so, since with few games the order can differ from the order of the win rates.
+ordered by what it shows first: the win rate, best first, ties broken by the mean
+rank (lower first), then by the ordinal (entrants that played no game last). The
+rating can order the entrants differently (it weighs every place, not only wins,
+and later games more than earlier ones): the ordinal is a column, and the table's
+last lines say what orders it.
 
 **Reproducibility and records.** The same arguments give the same results (the
 bots draw from one generator seeded by `seed`; the deals are the engine's stream
@@ -59,7 +62,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +76,7 @@ from ..core.files import atomic_output_dir
 from ..core.rng import check_seed, game_keys
 from ..games import get_game
 from ..games.protocol import Game
+from ..render.terminal import plural
 from .ratings import competition_ranks, openskill_ratings
 from .stats import wilson_interval
 
@@ -92,6 +96,11 @@ MAX_ENTRANTS = 16
 _COMPACT_FRACTION = 0.2  # drop finished games once this share of the batch is done
 _SEATING_STREAM = 0x5EA7  # seeds the seating order apart from the bots' generator
 _BOT_STREAM = 0xB075
+#: The table's last-but-one lines: what orders the rows, and why the rating may disagree.
+ORDER_NOTE = (
+    "ordered by win rate, best first (ties: mean rank, then ordinal); win rates count wins only\n"
+    "the rating (ordinal = mu - 3 sigma) weighs every place, later games more: its order may differ"
+)
 
 
 @dataclass
@@ -135,7 +144,7 @@ class TournamentResult:
         ranks: (G, P) float64 finishing rank per seat, 1 = first, ties share.
         summary: the game's per-game figures (`Game.game_summary`; Kanaloa:
             `rounds` (G,) and `progress` (G, P) at the end, R9.1).
-        stats: the table rows, best first.
+        stats: the table rows, best first (by win rate, then mean rank, then ordinal).
         play_seconds: wall time spent playing; rating_seconds: rating the games.
         actions: with `record_games`, per game its actions (int16 arrays), else None.
     """
@@ -178,7 +187,7 @@ class TournamentResult:
         return counts
 
     def table(self) -> str:
-        """The results table as text, ordered by the rating ordinal, best first."""
+        """The results table as text, in the order of `stats` (win rate, best first)."""
         head = (
             f"{'#':>2}  {'bot':<16} {'games':>7} {'win rate':>9} {'95% CI':>17} "
             f"{'mean rank':>9} {'mu':>7} {'sigma':>6} {'ordinal':>8}"
@@ -191,12 +200,12 @@ class TournamentResult:
                 f"{s.mean_rank:>9.3f} {s.mu:>7.2f} {s.sigma:>6.2f} {s.ordinal:>8.2f}"
             )
         nobody = int((self.winner < 0).sum())
+        lines.append(ORDER_NOTE)
+        rate = self.games_per_second
+        speed = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"  # slow bots: 0.16, not 0
         lines.append(
-            "ordered by the rating ordinal (mu - 3 sigma), best first; win rates count wins only"
-        )
-        lines.append(
-            f"{self.game.title}: {self.num_games} games, {self.num_players} players, seed "
-            f"{self.seed}, {nobody} without a winner; {self.games_per_second:,.0f} games/s "
+            f"{self.game.title}: {plural(self.num_games, 'game')}, {self.num_players} players, "
+            f"seed {self.seed}, {nobody} without a winner; {speed} games/s "
             f"({self.play_seconds:.2f} s play, {self.rating_seconds:.2f} s ratings)"
         )
         return "\n".join(lines)
@@ -283,7 +292,7 @@ class TournamentResult:
                 {"name": n, "spec": s} for n, s in zip(self.entrants, self.specs, strict=True)
             ],
             "rating": {"model": "openskill PlackettLuce", "ordinal": "mu - 3 sigma"},
-            "order": "table rows by ordinal, best first",
+            "order": "table rows by win rate, best first; ties by mean rank, then ordinal",
             "table": [s.to_dict() for s in self.stats],
             "seat_games": {n: counts[e].tolist() for e, n in enumerate(self.entrants)},
             "play_seconds": self.play_seconds,
@@ -402,11 +411,12 @@ class TournamentResult:
     def ratings_figure(self) -> Figure:
         """The ladder as a matplotlib figure: one row per entrant, best on top.
 
-        Each row is labelled with the entrant's place in the table, its name and
-        its win rate with the 95% interval; it shows the rating mu (dot, value
-        written beside it) with a +-3 sigma bar and the ordinal mu - 3 sigma (the
-        sort key, a tick). Rows are joined by a faint line so the ladder's steps
-        read at a glance; the legend sits below the axes, never on the data.
+        Rows are in the table's order (win rate, best on top), each labelled with
+        the entrant's place in the table, its name and its win rate with the 95%
+        interval; it shows the rating mu (dot, value written beside it) with a
+        +-3 sigma bar and the ordinal mu - 3 sigma (a tick). Rows are joined by a
+        faint line, so where the rating disagrees with the win rates the line
+        turns back; the legend sits below the axes, never on the data.
         """
         # The Agg canvas directly: no pyplot, so the caller's matplotlib backend is untouched.
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -428,7 +438,7 @@ class TournamentResult:
             markersize=14,
             markeredgewidth=2,
             zorder=3,
-            label="ordinal (mu - 3 sigma): the table's order",
+            label="ordinal (mu - 3 sigma)",
         )
         for yi, m in zip(y, mu, strict=True):
             ax.annotate(f"{m:.1f}", (m, yi), xytext=(0, 7), textcoords="offset points", ha="center")
@@ -436,8 +446,8 @@ class TournamentResult:
         ax.set_ylim(-0.6, len(stats) - 0.4)
         ax.set_xlabel("openskill Plackett-Luce rating")
         ax.set_title(
-            f"{self.game.title} arena: {self.num_games} games, {self.num_players} players, "
-            f"seed {self.seed}"
+            f"{self.game.title} arena: {plural(self.num_games, 'game')}, "
+            f"{self.num_players} players, seed {self.seed}"
         )
         ax.grid(axis="x", alpha=0.3)
         height = fig.get_figheight()
@@ -625,6 +635,7 @@ def run_tournament(
     record_games: bool = False,
     progress: bool = False,
     game: str | Game[Any, Any] | None = None,
+    before_play: Callable[[], None] | None = None,
 ) -> TournamentResult:
     """Play a seat-balanced tournament among `bots` and rate them.
 
@@ -640,6 +651,10 @@ def run_tournament(
         record_games: keep every game's actions (`TournamentResult.replay`).
         progress: show a tqdm progress bar on stderr.
         game: `"kanaloa"` (default), `"kahuna"` or a `Game`.
+        before_play: called once every argument is checked and every bot built,
+            before the first game; what it raises ends the tournament (the command
+            line checks its output folder there, so a bad bot name is reported first
+            and a refused folder before hours of play).
 
     Returns:
         A `TournamentResult`.
@@ -662,6 +677,8 @@ def run_tournament(
         raise ValueError(f"at most {MAX_ENTRANTS} bots per tournament, got {len(bots)}")
     names, specs, groups, group_of = _entrants(bots, g)
     seating, deal = seat_schedule(len(names), P, int(num_games), seed)
+    if before_play is not None:
+        before_play()
     rng = np.random.default_rng([seed, _BOT_STREAM])
     G = int(num_games)
     winner = np.full(G, -1, dtype=np.int8)
@@ -744,7 +761,7 @@ def _stats(
                 seat_games=counts[e].tolist(),
             )
         )
-    # An entrant that played no game has the prior rating, which would place it above
-    # every entrant whose games lowered theirs: it goes last.
-    rows.sort(key=lambda s: (s.games == 0, -s.ordinal, -s.win_rate, s.name))
+    # What the table shows first orders it: the win rate, then the mean rank; the rating
+    # breaks the remaining ties. An entrant that played no game has no win rate: it goes last.
+    rows.sort(key=lambda s: (s.games == 0, -s.win_rate, s.mean_rank, -s.ordinal, s.name))
     return rows

@@ -25,6 +25,7 @@ from ..bots.call import bot_actions
 from ..bots.registry import make_bot
 from ..core.batch import check_positive_int
 from ..games.protocol import Game
+from ..render.terminal import plural
 from ..wrappers.vector import OpponentSpec, VectorDriver
 from .stats import wilson_interval
 
@@ -58,7 +59,8 @@ class EvalResult:
     def __str__(self) -> str:
         return (
             f"win rate {100 * self.win_rate:.1f}% (95% CI {100 * self.ci_low:.1f}-"
-            f"{100 * self.ci_high:.1f}%) over {self.games} games; chance {100 * self.chance:.0f}%, "
+            f"{100 * self.ci_high:.1f}%) over {plural(self.games, 'game')}; "
+            f"chance {100 * self.chance:.0f}%, "
             f"mean return {self.mean_return:+.3f}, {self.mean_length:.1f} decisions/game"
         )
 

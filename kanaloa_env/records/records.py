@@ -50,6 +50,7 @@ from ..core.files import atomic_write_text
 from ..core.rng import MAX_SEED, check_seed
 from ..games import game_of_config, get_game
 from ..games.protocol import Game
+from ..render.terminal import plural
 
 __all__ = [
     "FORMAT",
@@ -361,7 +362,7 @@ def load_record(path: str | os.PathLike[str], game: int = 0) -> GameRecord:
     records = load_records(path)
     if not _is_int(game) or not 0 <= game < len(records):
         raise ValueError(
-            f"{path} holds {len(records)} game(s); game must be in 0..{len(records) - 1}, "
+            f"{path} holds {plural(len(records), 'game')}; game must be in 0..{len(records) - 1}, "
             f"got {game!r}"
         )
     return records[game]
@@ -600,12 +601,14 @@ def write_records(
         game_list = [0] * n if games is None else _int_list(games, "games")
     if len(seed_list) != n or len(game_list) != n:
         raise ValueError(
-            f"write_records: {n} games of actions but {len(seed_list)} seeds and "
-            f"{len(game_list)} game indices"
+            f"write_records: {plural(n, 'game')} of actions but {plural(len(seed_list), 'seed')} "
+            f"and {plural(len(game_list), 'game index', 'game indices')}"
         )
     metas = [dict(meta or {})] * n if meta is None or isinstance(meta, dict) else list(meta)
     if len(metas) != n:
-        raise ValueError(f"write_records: {n} games but {len(metas)} meta dicts")
+        raise ValueError(
+            f"write_records: {plural(n, 'game')} but {plural(len(metas), 'meta dict')}"
+        )
     records = []
     for k, (seed, idx, actions, m) in enumerate(
         zip(seed_list, game_list, actions_per_game, metas, strict=True)

@@ -1,4 +1,5 @@
-"""What every game's text view and the command-line tools share: colours and line wrapping."""
+"""What every game's text view and the command-line tools share: colours, line wrapping and
+counted nouns ("1 game", "2 games")."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ __all__ = [
     "add_color_option",
     "color_from_option",
     "paint",
+    "plural",
     "strip_ansi",
     "terminal_wants_color",
     "visible_len",
@@ -75,3 +77,9 @@ def wrap(prefix: str, parts: list[str], sep: str, width: int = WIDTH) -> list[st
         else:
             line += sep + part
     return lines + [line]
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`count` and `word`, the noun in the plural unless `count` is 1: `plural(1, "game")` is
+    "1 game", `plural(3, "game")` "3 games", `plural(2, "index", "indices")` "2 indices"."""
+    return f"{count} {word if count == 1 else many or word + 's'}"

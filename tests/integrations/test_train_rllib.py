@@ -115,3 +115,37 @@ def test_tiny_run_trains_checkpoints_and_evaluates_in_the_arena(tmp_path: Path) 
     result = run_tournament([bot, "heuristic", "random", "random"], 4, 8, seed=1)
     assert result.num_games == 8
     assert evaluate(bot, "random", num_games=8, seed=0).games == 8
+
+
+def test_ctrl_c_stops_after_the_iteration_saves_the_checkpoint_and_exits_130(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C once training runs: the loop ends after the iteration under way, the
+    checkpoint and the evaluations so far are kept, and the final arena is skipped."""
+    from interrupt_kit import interrupt_when
+
+    out = tmp_path / "rllib"
+    small = (
+        *("--total-timesteps", "100000000", "--train-batch-size", "256"),
+        *("--minibatch-size", "128", "--num-epochs", "1", "--num-envs-per-env-runner", "4"),
+        *("--hidden", "32,32", "--eval-every", "1", "--eval-games", "8"),
+        *("--checkpoint-every", "1000", "--seed", "3", "--output-dir", str(out)),
+    )
+    code, stdout, stderr = interrupt_when(
+        [sys.executable, str(SCRIPT), *small], "iter 2:", tmp_path, timeout=600
+    )
+    assert code == 130, stdout + stderr
+    assert "Traceback" not in stderr
+    assert "interrupted: training stopped after " in stderr
+    assert f"  checkpoint: {out / 'checkpoint'}\n" in stderr
+    assert f"  evaluations: {out / 'eval.csv'}\n" in stderr
+    assert "vs 3 heuristic bots" not in stdout and not (out / "results.json").exists()
+    assert (out / "checkpoint" / "rllib_checkpoint.json").is_file()
+    with open(out / "eval.csv") as f:
+        rows = list(csv.DictReader(f))
+    # Printed before "iter 2:": the evaluations before training and after iteration 1.
+    assert int(rows[0]["env_steps"]) == 0 and int(rows[1]["env_steps"]) > 0
+
+    from kanaloa_env.wrappers.rllib import RLlibModuleBot
+
+    RLlibModuleBot.from_checkpoint(out / "checkpoint")  # the checkpoint loads as a bot
