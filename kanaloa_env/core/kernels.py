@@ -219,6 +219,7 @@ def _type_key(value: Any) -> Any:
 
 
 _STATE_TYPES: dict[Any, tuple[Any, Any]] = {}  # interned: `Entry` keys on their ids
+_INTERNED: dict[int, tuple[Any, Any]] = {}  # the same by id (they are never freed)
 
 
 def state_types(state: Any) -> tuple[Any, Any] | None:
@@ -226,7 +227,7 @@ def state_types(state: Any) -> tuple[Any, Any] | None:
     state object (from a key of their dtypes and flags: `numba.typeof` of ~30 arrays
     takes ~0.2 ms); None where a value's type is not known here."""
     got = state.__dict__.get("_kernel_types", False)
-    if got is False:
+    if got is not None and _INTERNED.get(id(got)) is not got:  # (not yet, or unpickled)
         rules, arrays = state.config.rules, state.kernel_arrays()
         key = (_type_key(rules), _type_key(arrays))
         if key[0] is None or key[1] is None:
@@ -235,6 +236,7 @@ def state_types(state: Any) -> tuple[Any, Any] | None:
             got = _STATE_TYPES.get(key)
             if got is None:
                 got = _STATE_TYPES[key] = (numba.typeof(rules), numba.typeof(arrays))
+                _INTERNED[id(got)] = got
         object.__setattr__(state, "_kernel_types", got)
     return got
 

@@ -1,5 +1,6 @@
-"""The Kahuna rules engine (KAHUNA-RULES.md): batched numpy state, step, masks,
-observations, scenarios.
+"""The Kahuna rules engine (KAHUNA-RULES.md): a batched state of numpy arrays, its
+rules as compiled per-game kernels (step, masks, observations, set-up, belief
+sampling; DESIGN.md "Compiled kernels"), scenarios.
 
 ```python
 from kanaloa_env.core.kahuna import Config, init, step, legal_action_mask, observe

@@ -36,9 +36,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..batch import check_counts, check_seats
-from ..rng import check_keys, draws, keys_from_generator, mix64
-from . import cards, masks
-from .constants import NUM_CARDS, NUM_ISLANDS, ROW_SLOTS
+from ..kernels import argsort_small, kernel, run_batch, small_kernel
+from ..rng import check_keys, draw_one, keys_from_generator, mix64_one, round_base
+from . import cards
+from .constants import NO_CARD, NUM_CARDS, NUM_ISLANDS, ROW_SLOTS
+from .masks import refresh_game
 from .state import State
 
 __all__ = ["determinize", "determinize_from_keys", "hidden_cards", "hidden_counts"]
@@ -46,7 +48,8 @@ __all__ = ["determinize", "determinize_from_keys", "hidden_cards", "hidden_count
 # Independent hash streams per sample (the `round` argument of `rng.draws`).
 _STREAM_ORDER, _STREAM_KEY = 1, 3
 _PAD = NUM_ISLANDS  # sorts after every island: the unused places of a sample's list
-_SORT_SHIFT = np.uint64(59)  # island (or pad) in the top 5 bits of a sort key, hash below
+_SORT_SHIFT = np.uint64(59)  # pad or not in the top bits of a sort key, hash below
+_HASH_SHIFT = np.uint64(5)
 
 
 def _seen(state: State, seat: np.ndarray) -> np.ndarray:
@@ -226,45 +229,83 @@ def _prepare(state: State, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray) -> State:
     B = state.batch_size
     hidden, places = _prepare(state, seat)
-    R = int(counts.sum())
     game = np.repeat(np.arange(B), counts)
-    index = np.arange(R) - np.repeat(np.cumsum(counts) - counts, counts)
-    sample_keys = mix64(keys[game] ^ mix64(index.astype(np.uint64)))
-    # Each game's hidden cards listed by island, padded to 24 with `_PAD`.
-    num = hidden.sum(axis=1)
-    listed = np.repeat(
-        np.tile(np.arange(NUM_ISLANDS + 1, dtype=np.int64), B),
-        np.column_stack([hidden, NUM_CARDS - num]).reshape(-1),
-    ).reshape(B, NUM_CARDS)[game]
-    # A uniformly random order of the real cards (pads last): sort by (is pad, hash).
-    # Two equal 59-bit hashes in a row (odds ~2**-50) would only fix those two cards'
-    # order by the sort; the result is still the same for the same key.
-    words = draws(sample_keys, _STREAM_ORDER, NUM_CARDS)
-    pad = (listed == _PAD).astype(np.uint64)
-    order = np.argsort((pad << _SORT_SHIFT) | (words >> np.uint64(5)), axis=1)
-    shuffled = np.take_along_axis(listed, order, axis=1)  # (R, 24)
-    extra, down, pile = (places[game, k] for k in range(3))
-    cols = np.arange(NUM_CARDS)[None, :]
-    to_hand = cols < extra[:, None]
-    to_down = (cols >= extra[:, None]) & (cols < (extra + down)[:, None])
-    one = np.append(cards.ONE, np.uint32(0)).astype(np.uint32)  # the pad adds nothing
-    word = one[shuffled]
-    hand_add = np.where(to_hand, word, np.uint32(0)).sum(axis=1, dtype=np.uint32)
-    down_word = np.where(to_down, word, np.uint32(0)).sum(axis=1, dtype=np.uint32)
-
+    index = np.arange(len(game)) - np.repeat(np.cumsum(counts) - counts, counts)
     out = state.take(game)
-    rows = np.arange(R)
-    q = 1 - seat[game]
-    out.hands[rows, q] = out.known[rows, q] + hand_add
-    out.discard_down[rows, q] = down_word
-    start = extra + down
-    width = out.pile.shape[1]
-    pos = np.minimum(start[:, None] + np.arange(width)[None, :], NUM_CARDS - 1)
-    new_pile = np.take_along_axis(shuffled, pos, axis=1).astype(np.int8)
-    new_pile[np.arange(width)[None, :] >= pile[:, None]] = -1
-    out.pile[...] = new_pile
-    out.hidden_hand[...] = 0
-    out.hidden_down[...] = 0
-    out.key[:] = draws(sample_keys, _STREAM_KEY, 1)[:, 0]
-    masks.refresh(out)
+    run_batch(
+        _deal_range,
+        len(game),
+        1,
+        out.config.rules,
+        out.kernel_arrays(),
+        game.astype(np.int64),
+        index.astype(np.int64),
+        seat.astype(np.int64),
+        keys,
+        hidden.astype(np.int64),
+        places.astype(np.int64),
+    )
     return out
+
+
+@kernel
+def _deal_range(c, s, game, index, seat, keys, hidden, places, lo, hi):  # type: ignore[no-untyped-def]
+    words = np.empty(NUM_CARDS, dtype=np.uint64)  # work arrays of a sample's order
+    order = np.empty(NUM_CARDS, dtype=np.int64)
+    listed = np.empty(NUM_CARDS, dtype=np.int64)
+    for r in range(lo, hi):
+        i = game[r]
+        key = mix64_one(keys[i] ^ mix64_one(np.uint64(index[r])))
+        deal_sample(c, s, r, seat[i], key, hidden[i], places[i], words, order, listed)
+
+
+@small_kernel
+def deal_sample(c, s, g, seat, key, hidden, places, words, order, listed):  # type: ignore[no-untyped-def]
+    """Deal game g's hidden cards (`hidden`, (12,) per island) anew for a sample with
+    `key`: a uniformly random order of them (pads last), whose first `places[0]`
+    cards complete the opponent's hand beyond `known`, the next `places[1]` are its
+    face-down discards and the next `places[2]` the pile (top first); the key is
+    fresh, the public-view counters 0, the mask recomputed. `words` (uint64),
+    `order` and `listed` (int64) are work arrays of 24."""
+    # The hidden cards listed by island, padded to 24 with `_PAD`.
+    n = 0
+    for x in range(NUM_ISLANDS):
+        k = hidden[x]
+        if k >= 1:
+            listed[n] = x
+            n += 1
+        if k >= 2:
+            listed[n] = x
+            n += 1
+    for j in range(n, NUM_CARDS):
+        listed[j] = _PAD
+    # A uniformly random order of the real cards (pads last): sort by (is pad, hash).
+    # Two equal 59-bit hashes (odds ~2**-50) would only fix those two cards' order by
+    # their places in the list; the result is still the same for the same key.
+    base = round_base(key, np.int64(_STREAM_ORDER))
+    for j in range(NUM_CARDS):
+        pad = np.uint64(1) if j >= n else np.uint64(0)
+        words[j] = (pad << _SORT_SHIFT) | (draw_one(base, j) >> _HASH_SHIFT)
+    argsort_small(words, np.int64(NUM_CARDS), order)
+    q = 1 - seat
+    extra = places[0]
+    down = places[1]
+    pile = places[2]
+    hand = np.int64(s.known[g, q])
+    down_word = 0
+    for j in range(extra + down):
+        x = listed[order[j]]
+        if j < extra:
+            hand += 1 << (2 * x)
+        else:
+            down_word += 1 << (2 * x)
+    s.hands[g, q] = hand
+    s.discard_down[g, q] = down_word
+    start = extra + down
+    for k in range(s.pile.shape[1]):
+        s.pile[g, k] = listed[order[start + k]] if k < pile else NO_CARD
+    for p in range(2):
+        s.hidden_hand[g, p] = 0
+        s.hidden_down[g, p] = 0
+    s.key[g] = draw_one(round_base(key, np.int64(_STREAM_KEY)), np.int64(0))
+    refresh_game(c, s, g)

@@ -6,6 +6,9 @@ islands with at most 2 copies each. A count word is a uint32 holding island x's
 count (0..2) in bits 2x and 2x+1, so adding a card is `+ ONE[x]`, removing one is
 `- ONE[x]`, and the sum of disjoint multisets is their `+` (no field passes 3,
 since each island has only 2 cards). `FULL` is all 24 cards.
+
+`count_of` and `num_cards` read a count word in compiled code (an int64 there); the
+array functions serve Python code (scenarios, views, the invariant checker, tests).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..kernels import small_kernel
 from .constants import CARDS_PER_ISLAND, ISLAND_NAMES, NUM_ISLANDS
 
 COUNT_BITS = 2
@@ -23,18 +27,27 @@ LOW = np.uint32(sum(1 << (COUNT_BITS * x) for x in range(NUM_ISLANDS)))  # 0x555
 HIGH = np.uint32(LOW << np.uint32(1))  # 0xAAAAAA
 FULL = int(CARDS_PER_ISLAND * LOW)  # two cards of every island: the whole deck
 _SHIFTS = (COUNT_BITS * np.arange(NUM_ISLANDS)).astype(np.uint32)
-_ONE_BIT = np.uint32(1)
 _THREE = np.uint32(3)
+
+
+@small_kernel
+def count_of(word, x):  # type: ignore[no-untyped-def]
+    """The cards of island x in the count word `word` (an int64)."""
+    return (word >> (COUNT_BITS * x)) & 3
+
+
+@small_kernel
+def num_cards(word):  # type: ignore[no-untyped-def]
+    """The number of cards in the count word `word` (an int64): its 2-bit counts
+    summed in pairs, then in fours, then all."""
+    w = (word & 0x333333) + ((word >> 2) & 0x333333)
+    w = (w & 0x0F0F0F) + ((w >> 4) & 0x0F0F0F)
+    return (w + (w >> 8) + (w >> 16)) & 0xFF
 
 
 def size(words: np.ndarray) -> np.ndarray:
     """Number of cards in each count word (same shape, uint8)."""
     return np.bitwise_count(words & LOW) + (np.bitwise_count(words & HIGH) << np.uint8(1))
-
-
-def present(words: np.ndarray) -> np.ndarray:
-    """Bit 2x set where island x has at least one card (same shape, uint32)."""
-    return (words | (words >> _ONE_BIT)) & LOW
 
 
 def counts(words: np.ndarray) -> np.ndarray:

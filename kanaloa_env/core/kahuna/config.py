@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from .constants import MAX_STONES, MIN_STONES
 
 FIRST_PLAYERS: tuple[str | int, ...] = ("random", 0, 1)
 DISCARD_RULES = ("any_time", "no_legal_play", "unplayable_cards")
 MAX_MAX_TURNS = 10_000  # the turn counter is int16; K7.6 bounds a game at 130 turns
+
+
+class Rules(NamedTuple):
+    """A `Config` as the compiled kernels take it (`Config.rules`): plain ints and flags."""
+
+    stones_per_player: int
+    random_first: bool  # K2.2: a coin decides who starts
+    first_player: int  # K2.2: the starting player when not random
+    discard_rule: int  # K4.4: the index of `discard_rule` in DISCARD_RULES
+    early_end: bool  # K8.2
+    max_turns: int  # K9.1
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,7 @@ class Config:
     discard_rule: str = "any_time"
     early_end: bool = True
     max_turns: int = 200
+    _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("stones_per_player", "max_turns"):
@@ -65,13 +77,27 @@ class Config:
             )
         if not isinstance(self.early_end, bool):
             raise TypeError(f"Config.early_end must be a bool, got {self.early_end!r}")
+        rules = Rules(
+            stones_per_player=self.stones_per_player,
+            random_first=fp == "random",
+            first_player=0 if fp == "random" else int(fp),
+            discard_rule=DISCARD_RULES.index(self.discard_rule),
+            early_end=self.early_end,
+            max_turns=self.max_turns,
+        )
+        object.__setattr__(self, "_rules", rules)
+
+    @property
+    def rules(self) -> Rules:
+        """The config as the compiled kernels take it."""
+        return self._rules
 
     def overrides(self) -> dict[str, Any]:
         """The fields that differ from the defaults, JSON-compatible (scenario `config`)."""
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if getattr(self, f.name) != f.default
+            if f.init and getattr(self, f.name) != f.default
         }
 
     def replace(self, **changes: Any) -> Config:
@@ -90,7 +116,7 @@ class Config:
             overrides = {}
         if not isinstance(overrides, dict):
             raise TypeError(f"config overrides must be a dict, got {type(overrides).__name__}")
-        allowed = [f.name for f in dataclasses.fields(cls)]
+        allowed = [f.name for f in dataclasses.fields(cls) if f.init]
         unknown = sorted(set(overrides) - set(allowed), key=str)
         if unknown:
             raise ValueError(f"unknown config keys {unknown}; allowed: {allowed}")

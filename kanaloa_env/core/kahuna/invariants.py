@@ -16,7 +16,6 @@ import numpy as np
 
 from ..batch import InvariantError, check_positive_int
 from . import cards, masks
-from .board import held_islands
 from .config import Config
 from .constants import (
     ALL_ISLANDS,
@@ -24,6 +23,8 @@ from .constants import (
     BRIDGES_PER_PLAYER,
     FINAL_TURNS,
     HAND_LIMIT,
+    LINES_AT,
+    MAJORITY,
     MAX_PILE,
     MAX_STONES,
     NO_CARD,
@@ -36,6 +37,15 @@ from .state import State
 from .step import step
 
 __all__ = ["InvariantError", "PlaythroughStats", "check_invariants", "random_playthrough"]
+
+_ISLAND_BITS = (1 << np.arange(NUM_ISLANDS)).astype(np.uint16)
+
+
+def _held(bridges: np.ndarray) -> np.ndarray:
+    """K5.1 in numpy, apart from the engine's kernels (this module is the independent
+    check): island bit sets (same shape) held by each line set (...)."""
+    counts = np.bitwise_count(bridges[..., None] & LINES_AT)
+    return ((counts >= MAJORITY) @ _ISLAND_BITS).astype(np.uint16)  # type: ignore[no-any-return]
 
 
 def check_invariants(state: State) -> None:
@@ -115,7 +125,7 @@ def check_invariants(state: State) -> None:
         (np.bitwise_count(state.bridges) > BRIDGES_PER_PLAYER).any(axis=1),
         "more than 25 bridges (K1.5)",
     )
-    held = held_islands(state.bridges)
+    held = _held(state.bridges)
     fail(state.stones[:, 0] & state.stones[:, 1] != 0, "two stones on one island")
     fail(
         (state.stones & ~held != 0).any(axis=1),

@@ -6,49 +6,39 @@ view ("mine" / "theirs"), and only what the observer may know is encoded (K12):
 the own hand and own face-down discards, the board, the row, the public discards,
 the counts of cards in hidden places, both `known` memories (K6.7), scorings,
 round, phase and flags. Never the opponent's hand beyond `known`, the islands of
-the opponent's face-down discards, or the pile's order or content.
-
-How it is fast: the first 277 entries are 0/1 (cards as "at least one" / "two" per
-island, lines, stones, the row one-hot, flags), the bits of five 64-bit words per
-game, packed with whole-batch shifts and unpacked at once; the other 44 are six
-rows of a table of bridge counts over thresholds (one per 12 bits of counts packed
-3 bits per island) and five rows of numbers that only that game's codes name, all
-written by one `np.take`. Two writes into the output in all: at batch 8192 each
-pass over the output costs about as much as all the arithmetic before it, and a
-strided column of a large batch as much as a contiguous pass
-(`benchmarks/bench_kahuna.py --breakdown` times the encoder as a whole).
+the opponent's face-down discards, or the pile's order or content. The encoder,
+`encode_game`, is a compiled kernel (one game at a time; `observe` runs it over a
+batch).
 """
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import numpy as np
+from numba import types
 
-from . import cards
-from .config import DISCARD_RULES, Config
+from ..kernels import Entry, check_threads, kernel, popcount, run_batch, small_kernel
+from .board import COUNT_BITS, bridge_counts
+from .cards import num_cards
+from .config import DISCARD_RULES
 from .constants import (
     ALL_LINES,
     BRIDGES_PER_PLAYER,
-    DEGREE,
     HAND_LIMIT,
     ISLAND_NAMES,
     LINE_NAMES,
-    LINES,
     MAJORITY,
     MAX_PILE,
     MAX_STONES,
     NUM_CARDS,
     NUM_ISLANDS,
     NUM_LINES,
+    NUM_SCORINGS,
     ROW_SLOTS,
     SCORING_POINTS,
     Phase,
 )
 from .state import State
 
-_LITTLE = sys.byteorder == "little"
 _MAX_POINTS = 3 + MAX_STONES  # the largest total: 1 + 2 + 12
 _MULTISETS = ("hand", "known_theirs", "known_mine", "discard_up", "my_discard_down")
 DECISIONS = ("play", "draw", "game_over")
@@ -147,91 +137,183 @@ for _name, _size, _ in OBS_LAYOUT:
     _o += _size
 OBS_DIM: int = _o
 
-# ---- the parts -------------------------------------------------------------------
-# The 0/1 entries: bit i of a game's five words is entry i (words little-endian).
-_NBITS = OFFSETS["rules"][1]
-_WORDS = (_NBITS + 63) // 64
-assert OFFSETS["my_majority"][0] == _NBITS and OFFSETS["their_majority"][1] == OFFSETS["numbers"][0]
+# ---- the encoder -------------------------------------------------------------------
 
-_COUNT_BITS = 3  # packed bridge counts: 3 bits per island (degree <= 6)
-assert DEGREE.max() < 1 << _COUNT_BITS
-_GROUP = 4 * _COUNT_BITS  # 12 bits: the packed counts of 4 islands
-
-
-def _majority_rows() -> np.ndarray:
-    """(3 * 4096, 4) float32: row 4096 g + v, islands 4g..4g+3, their bridge counts (3
-    bits each in v) over their majority thresholds."""
-    v = np.arange(1 << _GROUP)[:, None]
-    counts = (v >> (_COUNT_BITS * np.arange(4))) & 7
-    maj = MAJORITY.reshape(-1, 4).astype(np.float32)  # (3, 4)
-    return (counts[None, :, :] / maj[:, None, :]).reshape(-1, 4).astype(np.float32)
-
-
-_MAJORITY_ROWS = _majority_rows()
-_NUMBER_ROWS = len(NUMBERS) // 4
-assert len(NUMBERS) == 4 * _NUMBER_ROWS
-_MAJORITY_ROWS.flags.writeable = False
-_GROUP_MASK = np.uint64((1 << _GROUP) - 1)
-_GROUP_BASES = (1 << _GROUP) * np.arange(3)
-# Per byte j of a line set: the packed counts (3 bits per island) of its lines' ends.
-_PACKED_COUNTS = np.zeros((4, 256), dtype=np.uint64)
-for _j in range(4):
-    for _v in range(256):
-        for _i in range(8):
-            if _v >> _i & 1 and 8 * _j + _i < NUM_LINES:
-                _a, _b = LINES[8 * _j + _i]
-                _PACKED_COUNTS[_j, _v] += (1 << (_COUNT_BITS * _a)) + (1 << (_COUNT_BITS * _b))
-# A face-up slot's content (island + 1, 0 = empty) as a one-hot island set.
-_ONE_HOT = np.array([0] + [1 << x for x in range(NUM_ISLANDS)], dtype=np.uint64)
-_LOW = np.uint64(int(cards.LOW))
-_U = {k: np.uint64(k) for k in (1, 3)}
+(
+    _HAND,
+    _KNOWN_THEIRS,
+    _KNOWN_MINE,
+    _DISCARD_UP,
+    _MY_DOWN,
+    _FACE_UP,
+    _LINES_MINE,
+    _LINES_THEIRS,
+    _LINES_FREE,
+    _MY_STONES,
+    _THEIR_STONES,
+    _DECISION,
+    _ROUND,
+    _FLAGS,
+    _RULES,
+    _MY_MAJORITY,
+    _THEIR_MAJORITY,
+    _NUMBERS,
+) = (OFFSETS[name][0] for name, _, _ in OBS_LAYOUT)
+assert _NUMBERS + len(NUMBERS) == OBS_DIM
+# The numbers' divisors (`NUMBERS`), as float32; the turn's (config max_turns) is -1 here.
+_DIVISORS = np.array([-1 if d is None else d for _, d, _ in NUMBERS], dtype=np.float32)
+_TURN_NUMBER = [name for name, _, _ in NUMBERS].index("turn")
 _PLAY, _DRAW, _GAME_OVER = (int(p) for p in Phase)
+_F32 = np.float32
 
 
-class _Workspace:
-    """The encoder's arrays for B games of one config, reused between calls (fresh
-    arrays of this size cost page faults that weigh as much as the encoding)."""
-
-    def __init__(self, config: Config, B: int) -> None:
-        self.pairs = 2 * np.arange(B)
-        self.words = np.empty((B, _WORDS), dtype=np.uint64)
-        # The float part: the majority table, then 5 rows of numbers per game.
-        static = len(_MAJORITY_ROWS)
-        self.table = np.empty((static + _NUMBER_ROWS * B, 4), dtype=np.float32)
-        self.table[:static] = _MAJORITY_ROWS
-        self.numbers = self.table[static:].reshape(B, len(NUMBERS))
-        self.codes = np.empty((B, 6 + _NUMBER_ROWS), dtype=np.intp)
-        self.codes[:, 6:] = static + np.arange(_NUMBER_ROWS * B).reshape(B, -1)
-        self.floats = np.empty((B, 6 + _NUMBER_ROWS, 4), dtype=np.float32)
-        self.packed = np.empty(B, dtype=np.uint64)
-        self.scratch = np.empty(B, dtype=np.uint64)
-        rule = DISCARD_RULES.index(config.discard_rule)
-        self.rules = np.uint64((1 << rule) | (config.early_end << 3))
-        self.divisors = np.array(
-            [config.max_turns if d is None else d for _, d, _ in NUMBERS], dtype=np.float32
-        )
+def _float_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Entries the encoder copies, float32 (copying 8 floats at once is faster than
+    computing them one by one): per byte v, its bits (bit j at [v, j]); per byte v of
+    a count word, its 4 islands' "at least one" and "two" ([v, 2i], [v, 2i + 1] for
+    island i of the byte); per face-up slot content (island + 1, 0 empty), the island
+    one-hot; per island and bridge count there, the count over the majority
+    threshold (as the count divided in float64, K1.3)."""
+    v = np.arange(256)[:, None]
+    bits = ((v >> np.arange(8)) & 1).astype(np.float32)
+    counts = (v >> (2 * (np.arange(8) // 2))) & 3
+    two = (counts > np.arange(8) % 2).astype(np.float32)
+    one_hot = np.ascontiguousarray(np.eye(NUM_ISLANDS + 1, dtype=np.float32)[:, 1:])
+    majority = (np.arange(8)[None, :] / MAJORITY[:, None].astype(np.float64)).astype(np.float32)
+    for t in (bits, two, one_hot, majority):
+        t.flags.writeable = False
+    return bits, two, one_hot, majority
 
 
-class _Workspaces(threading.local):
-    def __init__(self) -> None:
-        self.by_key: dict[tuple[Config, int], _Workspace] = {}
+_BIT_FLOATS, _COUNT_FLOATS, _ONE_HOT, _MAJORITY_FLOATS = _float_tables()
 
 
-_WORKSPACES = _Workspaces()  # per thread: concurrent encoders never share arrays
+@small_kernel
+def _write_bits(out, o, bits, n):  # type: ignore[no-untyped-def]
+    """Write bits 0..n-1 of `bits` as 0/1 into `out[o:o + n]`."""
+    for k in range((n + 7) // 8):
+        v = (bits >> (8 * k)) & 255
+        for j in range(8):
+            if 8 * k + j < n:
+                out[o + 8 * k + j] = _BIT_FLOATS[v, j]
 
 
-def _workspace(config: Config, B: int) -> _Workspace:
-    spaces = _WORKSPACES.by_key
-    w = spaces.get((config, B))
-    if w is None:
-        if len(spaces) >= 8:
-            spaces.clear()
-        w = spaces[(config, B)] = _Workspace(config, B)
-    return w
+@small_kernel
+def _write_multiset(out, o, word):  # type: ignore[no-untyped-def]
+    """Write the count word `word` into `out[o:o + 24]`: per island x, [o + 2x] 1 if at
+    least one card, [o + 2x + 1] 1 if two."""
+    for k in range(3):  # 4 islands a byte
+        v = (word >> (8 * k)) & 255
+        for j in range(8):
+            out[o + 8 * k + j] = _COUNT_FLOATS[v, j]
+
+
+@small_kernel
+def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """Write the observation of game g from seat `me`'s point of view into `out`
+    (OBS_DIM,) float32 (layout: `OBS_LAYOUT`; every entry once, in order). Only what
+    `me` may know (K12)."""
+    q = 1 - me
+    # Cards.
+    _write_multiset(out, _HAND, np.int64(s.hands[g, me]))
+    _write_multiset(out, _KNOWN_THEIRS, np.int64(s.known[g, q]))
+    _write_multiset(out, _KNOWN_MINE, np.int64(s.known[g, me]))
+    _write_multiset(out, _DISCARD_UP, np.int64(s.discard_up[g]))
+    _write_multiset(out, _MY_DOWN, np.int64(s.discard_down[g, me]))
+    in_row = 0
+    for slot in range(ROW_SLOTS):
+        content = np.int64(s.face_up[g, slot]) + 1  # 0: empty
+        in_row += content != 0
+        for x in range(NUM_ISLANDS):
+            out[_FACE_UP + NUM_ISLANDS * slot + x] = _ONE_HOT[content, x]
+    # The board.
+    mine = np.int64(s.bridges[g, me])
+    theirs = np.int64(s.bridges[g, q])
+    _write_bits(out, _LINES_MINE, mine, NUM_LINES)
+    _write_bits(out, _LINES_THEIRS, theirs, NUM_LINES)
+    _write_bits(out, _LINES_FREE, ~(mine | theirs) & ALL_LINES, NUM_LINES)
+    stones_mine = np.int64(s.stones[g, me])
+    stones_theirs = np.int64(s.stones[g, q])
+    _write_bits(out, _MY_STONES, stones_mine, NUM_ISLANDS)
+    _write_bits(out, _THEIR_STONES, stones_theirs, NUM_ISLANDS)
+    # The decision, the round, the flags, the rules.
+    phase = np.int64(s.phase[g])
+    for k in range(3):
+        out[_DECISION + k] = phase == k
+    out[_DECISION + 3] = s.current_player[g] == me
+    round_ = min(np.int64(s.num_scorings[g]), 2)
+    for k in range(3):
+        out[_ROUND + k] = round_ == k
+    final = s.final_turns_left[g]
+    skipped = s.last_turn_skipped[g]
+    handed_back = s.handed_back[g]
+    out[_FLAGS] = handed_back
+    out[_FLAGS + 1] = final == 2
+    out[_FLAGS + 2] = final == 1
+    out[_FLAGS + 3] = skipped
+    out[_FLAGS + 4] = phase != _GAME_OVER and (final > 0 or skipped or handed_back)
+    for k in range(3):
+        out[_RULES + k] = c.discard_rule == k
+    out[_RULES + 3] = c.early_end
+    # Bridges at each island over its majority threshold.
+    at_mine = bridge_counts(mine)
+    at_theirs = bridge_counts(theirs)
+    for x in range(NUM_ISLANDS):
+        shift = COUNT_BITS * x
+        out[_MY_MAJORITY + x] = _MAJORITY_FLOATS[x, (at_mine >> shift) & 7]
+        out[_THEIR_MAJORITY + x] = _MAJORITY_FLOATS[x, (at_theirs >> shift) & 7]
+    # The numbers (`NUMBERS`; + the cards a public view blanked, 0 in a real state),
+    # each small integer over its divisor in float32.
+    pile = np.int64(s.pile_size[g])
+    _write_number(c, out, 0, BRIDGES_PER_PLAYER - popcount(mine))
+    _write_number(c, out, 1, BRIDGES_PER_PLAYER - popcount(theirs))
+    _write_number(c, out, 2, pile)
+    _write_number(c, out, 3, pile + in_row)
+    _write_number(c, out, 4, num_cards(np.int64(s.hands[g, me])) + s.hidden_hand[g, me])
+    _write_number(c, out, 5, num_cards(np.int64(s.hands[g, q])) + s.hidden_hand[g, q])
+    _write_number(c, out, 6, num_cards(np.int64(s.discard_down[g, me])) + s.hidden_down[g, me])
+    _write_number(c, out, 7, num_cards(np.int64(s.discard_down[g, q])) + s.hidden_down[g, q])
+    _write_number(c, out, 8, c.stones_per_player - popcount(stones_mine))
+    _write_number(c, out, 9, c.stones_per_player - popcount(stones_theirs))
+    _write_number(c, out, 10, c.stones_per_player)
+    _write_number(c, out, 11, np.int64(s.turn[g]))
+    points_mine = 0
+    points_theirs = 0
+    for k in range(NUM_SCORINGS):
+        mine_k = np.int64(s.scorings[g, k, me])
+        theirs_k = np.int64(s.scorings[g, k, q])
+        _write_number(c, out, 12 + 2 * k, mine_k)
+        _write_number(c, out, 13 + 2 * k, theirs_k)
+        points_mine += mine_k
+        points_theirs += theirs_k
+    _write_number(c, out, 18, points_mine)
+    _write_number(c, out, 19, points_theirs)
+
+
+@small_kernel
+def _write_number(c, out, k, value):  # type: ignore[no-untyped-def]
+    """Write entry k of `NUMBERS`: `value` over its divisor, in float32."""
+    divisor = _F32(c.max_turns) if k == _TURN_NUMBER else _DIVISORS[k]
+    out[_NUMBERS + k] = _F32(value) / divisor
+
+
+@kernel
+def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-def]
+    for g in range(lo, hi):
+        # `to_act`: each game's player to act, player 0 once the game is over.
+        me = max(np.int64(s.current_player[g]), 0) if to_act else seats[g]
+        encode_game(c, s, g, me, out[g])
+
+
+_ENCODE = Entry(_encode_range, types.int64[::1], types.boolean, types.float32[:, ::1])
+_NO_SEATS = np.zeros(0, dtype=np.int64)
 
 
 def observe(
-    state: State, seat: np.ndarray | int | None = None, out: np.ndarray | None = None
+    state: State,
+    seat: np.ndarray | int | None = None,
+    out: np.ndarray | None = None,
+    threads: int = 1,
 ) -> np.ndarray:
     """Encode each game from one player's point of view (`OBS_LAYOUT`).
 
@@ -241,6 +323,8 @@ def observe(
             game is over), one int 0/1 for all games, or (B,) ints.
         out: optional (B, OBS_DIM) float32 array to write into (every entry is
             written).
+        threads: encode the games on up to this many threads (batches of at least
+            512 games; `kanaloa_env.core.kernels`). The result does not depend on it.
 
     Returns:
         (B, OBS_DIM) float32 (`out` when given).
@@ -248,9 +332,11 @@ def observe(
     Raises:
         TypeError / ValueError: a bad `seat` or `out`.
     """
-    B = state.batch_size
+    B = len(state.phase)
+    if threads != 1 or type(threads) is not int:
+        threads = check_threads(threads)
     if seat is None:
-        me = np.maximum(state.current_player, 0).astype(np.intp)
+        seats, to_act = _NO_SEATS, True
     else:
         me = np.asarray(seat)
         if me.dtype.kind not in "iu" or me.ndim > 1:
@@ -259,115 +345,19 @@ def observe(
             raise ValueError(f"seat must have shape ({B},), got {me.shape}")
         if ((me < 0) | (me > 1)).any():
             raise ValueError(f"seats must be 0 or 1, got {np.unique(me).tolist()}")
-        me = np.broadcast_to(me.astype(np.intp), (B,))
+        seats = np.full(B, me, dtype=np.int64) if me.ndim == 0 else me.astype(np.int64)
+        to_act = False
     if out is None:
         out = np.empty((B, OBS_DIM), dtype=np.float32)
+        fn = _ENCODE(state)
     elif not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (B, OBS_DIM):
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
-    if B:
-        _encode(state, me, out)
+    elif not out.flags.writeable:
+        raise ValueError("out must be writeable")
+    else:
+        fn = _ENCODE(state) if out.flags.c_contiguous and out.flags.aligned else _encode_range
+    run_batch(fn, B, threads, state.config.rules, state.kernel_arrays(), seats, to_act, out)
     return out
-
-
-def _encode(s: State, me: np.ndarray, out: np.ndarray) -> None:
-    """Write the observations of seats `me` (B,) into `out` (B, OBS_DIM)."""
-    B = s.batch_size
-    w = _workspace(s.config, B)
-    fm = w.pairs + me  # flat indices into (B, 2) arrays: mine, theirs
-    fo = fm ^ 1
-    acc = [np.zeros(B, dtype=np.uint64) for _ in range(_WORDS)]
-
-    def put(name: str, value: np.ndarray) -> None:
-        """OR the bits of `value` (b,) uint64 into the words at entry `name`."""
-        start, stop = OFFSETS[name]
-        k, r = divmod(start, 64)
-        acc[k] |= value << np.uint64(r)
-        if r + stop - start > 64:
-            acc[k + 1] |= value >> np.uint64(64 - r)
-
-    # Cards: per island, bit 2x "at least one", bit 2x+1 "two" (a count word has
-    # binary counts 0, 1, 2 there).
-    counts = (s.hands.take(fm), s.known.take(fo), s.known.take(fm), s.discard_up)
-    for name, word in zip(_MULTISETS, (*counts, s.discard_down.take(fm)), strict=True):
-        c = word.astype(np.uint64)
-        two = (c >> _U[1]) & _LOW
-        put(name, ((c & _LOW) | two) | (two << _U[1]))
-    content = s.face_up.astype(np.intp) + 1
-    row = _ONE_HOT.take(content[:, 0])
-    row |= _ONE_HOT.take(content[:, 1]) << np.uint64(NUM_ISLANDS)
-    row |= _ONE_HOT.take(content[:, 2]) << np.uint64(2 * NUM_ISLANDS)
-    put("face_up", row)
-    mine = s.bridges.take(fm)
-    theirs = s.bridges.take(fo)
-    free = ~(mine | theirs) & np.uint32(ALL_LINES)
-    for name, lines in (("lines_mine", mine), ("lines_theirs", theirs), ("lines_free", free)):
-        put(name, lines.astype(np.uint64))
-    st_mine, st_theirs = s.stones.take(fm), s.stones.take(fo)
-    put("my_stones", st_mine.astype(np.uint64))
-    put("their_stones", st_theirs.astype(np.uint64))
-    phase = s.phase
-    put(
-        "decision",
-        (_U[1] << phase.astype(np.uint64)) | ((s.current_player == me).astype(np.uint64) << _U[3]),
-    )
-    put("round", _U[1] << np.minimum(s.num_scorings, 2).astype(np.uint64))
-    final = s.final_turns_left
-    no_skip = (phase != _GAME_OVER) & ((final > 0) | s.last_turn_skipped | s.handed_back)
-    flags = s.handed_back | (final == 2) << 1 | (final == 1) << 2
-    flags |= s.last_turn_skipped << 3 | no_skip << 4
-    put("turn_flags", flags.astype(np.uint64))
-    put("rules", np.full(B, w.rules, dtype=np.uint64))
-    words = w.words
-    for k in range(_WORDS):
-        words[:, k] = acc[k]
-    image = (words if _LITTLE else words.byteswap()).view(np.uint8)
-    out[:, :_NBITS] = np.unpackbits(image, axis=1, count=_NBITS, bitorder="little")
-
-    # Bridge counts over thresholds: 3-bit counts packed from per-byte tables, then a
-    # table row per 4 islands.
-    packed, scratch = w.packed, w.scratch
-    for k, lines in enumerate((mine, theirs)):
-        line_bytes = (lines if _LITTLE else lines.byteswap()).view(np.uint8).reshape(B, 4)
-        packed.fill(0)
-        for j in range(4):
-            np.add(packed, _PACKED_COUNTS[j].take(line_bytes[:, j], out=scratch), out=packed)
-        for g in range(3):
-            code = w.codes[:, 3 * k + g]
-            np.bitwise_and(packed >> np.uint64(_GROUP * g), _GROUP_MASK, out=code, casting="unsafe")
-            code += _GROUP_BASES[g]
-
-    # The numbers, in per-game rows of the table.
-    num = w.numbers
-    num[:, 0] = BRIDGES_PER_PLAYER - np.bitwise_count(mine).astype(np.int16)
-    num[:, 1] = BRIDGES_PER_PLAYER - np.bitwise_count(theirs).astype(np.int16)
-    num[:, 2] = s.pile_size
-    num[:, 3] = s.pile_size
-    for slot in range(ROW_SLOTS):
-        num[:, 3] += content[:, slot] != 0
-    # (+ the cards a public view blanked: 0 in a real state)
-    hand_sizes = cards.size(s.hands) + s.hidden_hand
-    down = cards.size(s.discard_down) + s.hidden_down
-    num[:, 4] = hand_sizes.take(fm)
-    num[:, 5] = hand_sizes.take(fo)
-    num[:, 6] = down.take(fm)
-    num[:, 7] = down.take(fo)
-    spp = s.config.stones_per_player
-    num[:, 8] = spp - np.bitwise_count(st_mine).astype(np.int16)
-    num[:, 9] = spp - np.bitwise_count(st_theirs).astype(np.int16)
-    num[:, 10] = spp
-    num[:, 11] = s.turn
-    sc = s.scorings.reshape(B, 6)  # scoring k, player p at 2k + p
-    flip = me == 1
-    for k in range(3):
-        num[:, 12 + 2 * k] = np.where(flip, sc[:, 2 * k + 1], sc[:, 2 * k])
-        num[:, 13 + 2 * k] = np.where(flip, sc[:, 2 * k], sc[:, 2 * k + 1])
-    np.add(num[:, 12], num[:, 14], out=num[:, 18])
-    num[:, 18] += num[:, 16]
-    np.add(num[:, 13], num[:, 15], out=num[:, 19])
-    num[:, 19] += num[:, 17]
-    num /= w.divisors
-    w.table.take(w.codes, axis=0, out=w.floats, mode="clip")
-    out[:, _NBITS:] = w.floats.reshape(B, -1)
 
 
 def decode(vector: np.ndarray) -> dict[str, object]:

@@ -1,11 +1,13 @@
 """Set-up: the only code that draws random numbers (K2.1, K2.2; the reshuffle of K7.3
-draws through `shuffle_discards`).
+is `shuffle_game`).
 
-Every draw comes from the game's own key (`core.rng`): the set-up shuffle is
-`permutations(key, 0, 24)`, the reshuffle after scoring s is
-`permutations(key, s, 24)`, and the first-player coin is `draws` on a stream of
-its own, so a seed fixes a whole game, and game i of a batch is the same game at
-any batch size.
+Every draw comes from the game's own key (`core.rng`): the set-up shuffle is the
+order of the words `draw_one(round_base(key, 0), 0..23)` (`permutations(key, 0,
+24)`), the reshuffle after scoring s that of round s, and the first-player coin is
+the top bit of a word of a stream of its own, so a seed fixes a whole game, and game
+i of a batch is the same game at any batch size. `reset_game` and `shuffle_game`
+are compiled kernels; `init`, `init_from_keys`, `reset_games` and
+`shuffle_discards` run them over a batch.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..batch import check_positive_int
-from ..rng import draws, game_keys, permutations
-from . import cards, masks
+from ..kernels import argsort_small, check_threads, kernel, run_batch, small_kernel
+from ..rng import draw_one, game_keys, round_base
+from .cards import count_of
 from .config import Config
 from .constants import (
     CARDS_PER_ISLAND,
@@ -23,17 +26,19 @@ from .constants import (
     NO_PLAYER,
     NUM_ACTIONS,
     NUM_CARDS,
+    NUM_ISLANDS,
     NUM_SCORINGS,
     ROW_SLOTS,
     START_HAND,
     Phase,
 )
-from .state import State
+from .masks import refresh_game
+from .state import State, game_indices
 
 # The coin's stream: far from the shuffles' streams 0 (set-up), 1 and 2 (reshuffles).
 COIN_STREAM = 1 << 32
-# Card j of the 24 is island j // 2 (K1.4).
-_ISLAND_OF_CARD = (np.arange(NUM_CARDS) // CARDS_PER_ISLAND).astype(np.int8)
+_PLAY = int(Phase.PLAY)
+_TOP_BIT = np.uint64(63)
 
 MAX_GAME = 2**64 - 1
 """The largest game index in a stream (indices are uint64)."""
@@ -110,8 +115,9 @@ def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) ->
     return init_from_keys(config, game_keys(seed, np.arange(first, first + B, dtype=np.uint64)))
 
 
-def init_from_keys(config: Config, keys: np.ndarray) -> State:
-    """A batch of new games, one per uint64 key (see `rng.game_keys`), (B,) -> State."""
+def init_from_keys(config: Config, keys: np.ndarray, threads: int = 1) -> State:
+    """A batch of new games, one per uint64 key (see `rng.game_keys`), (B,) -> State;
+    `threads` as for `step` (the result does not depend on it)."""
     if not isinstance(config, Config):
         raise TypeError(
             f"config must be a kanaloa_env.core.kahuna.Config, got {type(config).__name__}"
@@ -122,94 +128,142 @@ def init_from_keys(config: Config, keys: np.ndarray) -> State:
             f"keys must be a non-empty (B,) uint64 array, got {keys.dtype} {keys.shape}"
         )
     state = empty_state(config, len(keys))
-    reset_games(state, np.arange(len(keys)), keys)
+    reset_games(state, np.arange(len(keys)), keys, threads)
     return state
 
 
-def reset_games(state: State, idx: np.ndarray, keys: np.ndarray) -> None:
+def reset_games(state: State, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
     """Start new games with `keys` (b,) uint64 in positions `idx` (b,) of `state`, in
-    place (the vector env's auto-reset). `idx` may also be a (B,) bool mask."""
-    idx = np.asarray(idx)
-    if idx.dtype == bool:
-        idx = np.flatnonzero(idx)
-    keys = np.asarray(keys, dtype=np.uint64)
-    cfg = state.config
-    state.key[idx] = keys
+    place (the vector env's auto-reset). `idx` may also be a (B,) bool mask; `threads`
+    as for `step`."""
+    idx = game_indices(state, idx, "reset_games")
+    keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
+    if len(keys) != len(idx):
+        raise ValueError(f"reset_games: {len(idx)} games but {len(keys)} keys")
+    if threads != 1 or type(threads) is not int:
+        threads = check_threads(threads)
+    run_batch(_reset_range, len(idx), threads, state.config.rules, state.kernel_arrays(), idx, keys)
+
+
+@kernel
+def _reset_range(c, s, idx, keys, lo, hi):  # type: ignore[no-untyped-def]
+    words = np.empty(NUM_CARDS, dtype=np.uint64)  # work arrays of the shuffle
+    order = np.empty(NUM_CARDS, dtype=np.int64)
+    for i in range(lo, hi):
+        reset_game(c, s, idx[i], keys[i], words, order)
+
+
+@kernel
+def shuffled_cards(key, round_, words, order):  # type: ignore[no-untyped-def]
+    """Write into `order[:24]` the shuffle of the 24 cards for round `round_` of the game
+    with `key`: the argsort of its words (`rng.permutations(key, round_, 24)`). Card j
+    is island j // 2 (K1.4). `words` (uint64) and `order` (int64) are work arrays."""
+    base = round_base(key, round_)
+    for i in range(NUM_CARDS):
+        words[i] = draw_one(base, i)
+    argsort_small(words, np.int64(NUM_CARDS), order)
+
+
+@small_kernel
+def reset_game(c, s, g, key, words, order):  # type: ignore[no-untyped-def]
+    """Set up game g as a new game with `key` (K2), at its first decision."""
+    s.key[g] = key
     # K2.1: 3 cards to player 0, 3 to player 1, 3 face up, 15 in the pile (first = top).
-    deal = _ISLAND_OF_CARD.take(permutations(keys, 0, NUM_CARDS))
-    one = cards.ONE
-    h = START_HAND
+    shuffled_cards(key, np.int64(0), words, order)
     for p in range(2):
-        hand = deal[:, p * h : (p + 1) * h]
-        state.hands[idx, p] = one.take(hand[:, 0]) + one.take(hand[:, 1]) + one.take(hand[:, 2])
-    row_end = 2 * h + ROW_SLOTS
-    state.face_up[idx] = deal[:, 2 * h : row_end]
-    pile = np.full((len(idx), MAX_PILE), NO_CARD, np.int8)
+        hand = 0
+        for j in range(START_HAND * p, START_HAND * (p + 1)):
+            hand += 1 << (2 * (order[j] // CARDS_PER_ISLAND))
+        s.hands[g, p] = hand
+    row_end = 2 * START_HAND + ROW_SLOTS
+    for slot in range(ROW_SLOTS):
+        s.face_up[g, slot] = order[2 * START_HAND + slot] // CARDS_PER_ISLAND
     rest = NUM_CARDS - row_end
-    pile[:, :rest] = deal[:, row_end:][:, ::-1]  # stored bottom first
-    state.pile[idx] = pile
-    state.pile_size[idx] = rest
+    for i in range(MAX_PILE):  # stored bottom first: position i holds card 23 - i
+        s.pile[g, i] = order[NUM_CARDS - 1 - i] // CARDS_PER_ISLAND if i < rest else NO_CARD
+    s.pile_size[g] = rest
     # K2.2: the starting player.
-    if cfg.first_player == "random":
-        first = (draws(keys, COIN_STREAM, 1)[:, 0] >> np.uint64(63)).astype(np.int8)
+    if c.random_first:
+        coin = draw_one(round_base(key, np.int64(COIN_STREAM)), np.int64(0))
+        first = np.int64(coin >> _TOP_BIT)
     else:
-        first = np.full(len(idx), int(cfg.first_player), np.int8)
-    state.starting_player[idx] = first
-    state.current_player[idx] = first
-    state.phase[idx] = Phase.PLAY
-    for name in (
-        "turn",
-        "final_turns_left",
-        "handed_back",
-        "last_turn_skipped",
-        "bridges",
-        "stones",
-        "known",
-        "discard_up",
-        "discard_down",
-        "num_scorings",
-        "scorings",
-        "hidden_hand",
-        "hidden_down",
-        "terminated",
-        "truncated",
-        "rewards",
-    ):
-        getattr(state, name)[idx] = 0
-    state.winner[idx] = NO_PLAYER
-    masks.refresh(state, idx)
+        first = c.first_player
+    s.starting_player[g] = first
+    s.current_player[g] = first
+    s.phase[g] = _PLAY
+    s.turn[g] = 0
+    s.final_turns_left[g] = 0
+    s.handed_back[g] = False
+    s.last_turn_skipped[g] = False
+    s.discard_up[g] = 0
+    s.num_scorings[g] = 0
+    for p in range(2):
+        s.bridges[g, p] = 0
+        s.stones[g, p] = 0
+        s.known[g, p] = 0
+        s.discard_down[g, p] = 0
+        s.hidden_hand[g, p] = 0
+        s.hidden_down[g, p] = 0
+        s.rewards[g, p] = 0
+        for k in range(NUM_SCORINGS):
+            s.scorings[g, k, p] = 0
+    s.winner[g] = NO_PLAYER
+    s.terminated[g] = False
+    s.truncated[g] = False
+    refresh_game(c, s, g)
+
+
+@kernel
+def shuffle_game(s, g, words, order, listed):  # type: ignore[no-untyped-def]
+    """K7.3: shuffle every discard of game g (face up and face down) into a new pile and
+    deal 3 of them face up into slots 0-2.
+
+    The order is the set-up shuffle of round s for scoring s (`num_scorings`, already
+    counted): the discards, listed in canonical order, take the places of the shuffle's
+    entries below their number, so each game's order is uniform. `words`, `order` and
+    `listed` (int64) are work arrays of 24.
+    """
+    pool = np.int64(s.discard_up[g]) + np.int64(s.discard_down[g, 0])
+    pool += np.int64(s.discard_down[g, 1])
+    n = 0
+    for x in range(NUM_ISLANDS):
+        k = count_of(pool, x)
+        if k >= 1:
+            listed[n] = x
+            n += 1
+        if k >= 2:
+            listed[n] = x
+            n += 1
+    shuffled_cards(s.key[g], np.int64(s.num_scorings[g]), words, order)
+    # First card = top: the row gets cards 0..2, the pile the rest, top first (stored
+    # bottom first: card j >= 3 at position n - 1 - j).
+    j = 0
+    for i in range(NUM_CARDS):
+        if order[i] < n:
+            card = listed[order[i]]
+            if j < ROW_SLOTS:
+                s.face_up[g, j] = card
+            else:
+                s.pile[g, n - 1 - j] = card
+            j += 1
+    for i in range(n - ROW_SLOTS, MAX_PILE):
+        s.pile[g, i] = NO_CARD
+    s.pile_size[g] = n - ROW_SLOTS
+    s.discard_up[g] = 0
+    s.discard_down[g, 0] = 0
+    s.discard_down[g, 1] = 0
+
+
+@kernel
+def _shuffle_range(s, idx, lo, hi):  # type: ignore[no-untyped-def]
+    words = np.empty(NUM_CARDS, dtype=np.uint64)
+    order = np.empty(NUM_CARDS, dtype=np.int64)
+    listed = np.empty(NUM_CARDS, dtype=np.int64)
+    for i in range(lo, hi):
+        shuffle_game(s, idx[i], words, order, listed)
 
 
 def shuffle_discards(state: State, idx: np.ndarray) -> None:
-    """K7.3: shuffle every discard of games `idx` (face up and face down) into a new
-    pile and deal 3 of them face up into slots 0-2, in place.
-
-    The order is `permutations(key, s, 24)` for scoring s (`num_scorings`, already
-    counted): the discards, listed in canonical order, take the places of the
-    permutation's entries below their number, so each game's order is uniform.
-    """
-    if len(idx) == 0:
-        return
-    pool = state.discard_up.take(idx) + state.discard_down[idx, 0] + state.discard_down[idx, 1]
-    counts = cards.counts(pool).astype(np.int64)  # (b, 12)
-    n = counts.sum(axis=1)
-    # The discards in canonical order, padded to 24 with islands that sort last.
-    listed = np.repeat(
-        np.tile(np.arange(13, dtype=np.int8), len(idx)),
-        np.column_stack([counts, NUM_CARDS - n]).reshape(-1),
-    ).reshape(len(idx), NUM_CARDS)
-    perm = permutations(state.key.take(idx), state.num_scorings.take(idx), NUM_CARDS)
-    real = perm < n[:, None]
-    order = np.argsort(~real, axis=1, kind="stable")  # real entries first, in order
-    shuffled = np.take_along_axis(listed, np.take_along_axis(perm, order, axis=1), axis=1)
-    # First card = top: the row gets cards 0..2, the pile the rest, top first.
-    state.face_up[idx] = shuffled[:, :ROW_SLOTS]
-    size = (n - ROW_SLOTS).astype(np.int8)
-    cols = np.arange(MAX_PILE)
-    rev = np.clip(n[:, None] - 1 - cols, 0, NUM_CARDS - 1)  # pile position c holds card n-1-c
-    pile = np.take_along_axis(shuffled, rev, axis=1)[:, :MAX_PILE]
-    pile[cols >= size[:, None]] = NO_CARD
-    state.pile[idx] = pile
-    state.pile_size[idx] = size
-    state.discard_up[idx] = 0
-    state.discard_down[idx] = 0
+    """K7.3 (`shuffle_game`) in the games `idx` of `state`, in place."""
+    games = game_indices(state, idx, "shuffle_discards")
+    run_batch(_shuffle_range, len(games), 1, state.kernel_arrays(), games)

@@ -31,7 +31,7 @@ multisets of cards are count words (`cards.py`: two bits per island).
 | terminated | (B,) bool | game over by its rules (K7.5, K8.2) |
 | truncated | (B,) bool | game stopped after `max_turns` (K9.1) |
 | rewards | (B, 2) float32 | rewards of the last step (K10.1) |
-| legal | (B, 153) bool | legal-action mask of the player to act (cache, written only by `masks.refresh`) |
+| legal | (B, 153) bool | legal-action mask of the player to act (cache, written only by `masks.refresh_game`) |
 
 Supplies are derived: bridges `25 - popcount(bridges[p])`, stones
 `stones_per_player - popcount(stones[p])`. The generic helpers (copy, take, put,
@@ -42,17 +42,69 @@ equal, save, load, ...) come from `kanaloa_env.core.batch.BatchedState` through
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from ..batch import GameState
+from ..kernels import StructProxy, StructType, define_struct, kernel
 from .config import Config
+
+
+class Arrays(NamedTuple):
+    """The arrays of a `State` as the compiled kernels take them (`State.kernel_arrays()`),
+    the same names in the same order."""
+
+    key: np.ndarray
+    phase: np.ndarray
+    current_player: np.ndarray
+    starting_player: np.ndarray
+    turn: np.ndarray
+    final_turns_left: np.ndarray
+    handed_back: np.ndarray
+    last_turn_skipped: np.ndarray
+    bridges: np.ndarray
+    stones: np.ndarray
+    hands: np.ndarray
+    known: np.ndarray
+    face_up: np.ndarray
+    pile: np.ndarray
+    pile_size: np.ndarray
+    discard_up: np.ndarray
+    discard_down: np.ndarray
+    num_scorings: np.ndarray
+    scorings: np.ndarray
+    hidden_hand: np.ndarray
+    hidden_down: np.ndarray
+    winner: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    rewards: np.ndarray
+    legal: np.ndarray
+
+
+class ArraysType(StructType):
+    """The numba type of `ArraysRef`."""
+
+
+class ArraysRef(StructProxy):  # type: ignore[misc]
+    """A `State`'s arrays as one structure, the form the compiled kernels take."""
+
+
+define_struct(ArraysType, ArraysRef, Arrays._fields)
+
+
+@kernel
+def _arrays_ref(arrays):  # type: ignore[no-untyped-def]
+    return ArraysRef(*arrays)
 
 
 @dataclass(frozen=True, eq=False)
 class State(GameState):
     """A batch of Kahuna games (see the module docstring for the field table)."""
+
+    kernel_type: ClassVar[type] = Arrays
+    kernel_struct: ClassVar[Any] = staticmethod(_arrays_ref)
 
     config: Config
     key: np.ndarray
@@ -110,3 +162,19 @@ class State(GameState):
             check_invariants(self)
         except InvariantError as exc:
             raise ValueError(str(exc)) from exc
+
+
+def game_indices(state: State, idx: object, who: str) -> np.ndarray:
+    """(b,) int64 indices of games of `state` from integer indices (negative ones count
+    from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
+    index out of range (the kernels do not check bounds)."""
+    B = len(state.phase)
+    g = np.asarray(idx)
+    if g.dtype == bool:
+        g = np.flatnonzero(g)
+    elif g.size and g.dtype.kind not in "iu":
+        raise TypeError(f"{who}: game indices must be integers or a bool mask, got {g.dtype}")
+    g = g.astype(np.int64).reshape(-1)
+    if g.size and (g.min() < -B or g.max() >= B):
+        raise IndexError(f"{who}: game indices must be in -{B}..{B - 1}, got {g.tolist()[:10]}")
+    return g % B if B else g  # type: ignore[no-any-return]

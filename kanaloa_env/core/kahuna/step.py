@@ -1,14 +1,14 @@
 """`step`: validate the actions, apply one decision per game, resolve what follows.
 
-Order (one place to read it, `_apply`): (1) validate every game's action before
-any write, so a bad batch raises and leaves the state as it was; (2) apply each
-kind of action to the index set of its games: PLACE with its claims (K4.1, K5.2,
-K5.3), REMOVE (K4.2), DISCARD or hand-back (K4.4, K6.4), END_PLAY, TAKE, DRAW and
-SKIP (K6); then stone losses (K5.4) where opponent bridges left the board;
-(3) the early-end check (K8.2) where bridges changed; (4) turn ends: exhaustion
-and scorings with their reshuffle and early-end check (K6.5, K7), the final turns
-and the last scoring (K7.4, K7.5, K8.1), truncation (K9.1); rewards are set where
-a game ends (K10.1); (5) the cached mask.
+Order: (1) validate every game's action before any write, so a bad batch raises and
+leaves the state as it was; then per game (`step_game`, compiled; the games of a
+batch run in a compiled loop, on several threads when asked): (2) the action:
+PLACE with its claims (K4.1, K5.2, K5.3), REMOVE (K4.2), DISCARD or hand-back
+(K4.4, K6.4), END_PLAY, TAKE, DRAW or SKIP (K6); stone losses (K5.4) where the
+opponent's bridges left the board; (3) the early-end check (K8.2) where bridges
+changed; (4) turn ends: exhaustion and scorings with their reshuffle and early-end
+check (K6.5, K7), the final turns and the last scoring (K7.4, K7.5, K8.1),
+truncation (K9.1); rewards are set where a game ends (K10.1); (5) the cached mask.
 """
 
 from __future__ import annotations
@@ -16,52 +16,57 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from numba import types
 
 from ..batch import check_actions
-from . import cards, masks
-from .board import flat, held_islands
+from ..kernels import Entry, check_threads, count_illegal, kernel, popcount, run_batch, small_kernel
+from .board import bridges_at, held
+from .cards import LOW, count_of
 from .constants import (
-    ACTION_CARD,
-    ACTION_CARD2,
-    ACTION_KIND,
-    ACTION_LINE,
-    ACTION_SLOT,
+    DISCARD_BASE,
+    DRAW,
+    END_PLAY,
     FINAL_TURNS,
     LINE_A,
     LINE_B,
     LINES_AT,
     MAJORITY,
-    MAX_PILE,
     NO_CARD,
     NO_PLAYER,
     NUM_ACTIONS,
+    NUM_CARDS,
     PHASE_NAMES,
-    ROW_SLOTS,
+    PLACE_BASE,
+    REMOVE_BASE,
+    REMOVE_PAIRS,
     SCORING_POINTS,
-    Kind,
+    SKIP,
+    TAKE_BASE,
     Phase,
     action_name,
 )
-from .setup import shuffle_discards
+from .masks import refresh_game
+from .setup import shuffle_game
 from .state import State
 
 _PLAY, _DRAW_PHASE, _GAME_OVER = (int(p) for p in Phase)
-_PLACE, _REMOVE, _DISCARD, _END_PLAY, _TAKE, _DRAW, _SKIP = (int(k) for k in Kind)
-_NONE = len(Kind)  # the kind of a finished game's (ignored) action
-_LINE_BIT = (np.uint32(1) << np.arange(32, dtype=np.uint32))[: len(LINE_A)]
-_ISLAND_BIT = (np.uint16(1) << np.arange(16, dtype=np.uint16))[:12]
-_OTHER_END = (LINE_A.astype(np.int16) + LINE_B).astype(np.int8)  # a + b - x is the end not x
-_ONE = cards.ONE
-_WORTH = np.array([*SCORING_POINTS, 0], dtype=np.int8)  # points of scorings 1, 2 (K7.2)
+_LINE_A = LINE_A.astype(np.int64)
+_LINE_B = LINE_B.astype(np.int64)
+_LINES_AT = LINES_AT.astype(np.int64)
+_MAJORITY = MAJORITY.astype(np.int64)
+_LOW = int(LOW)
+_FIRST, _SECOND = SCORING_POINTS  # K7.2: the points of the first and second scoring
 
 
-def step(state: State, actions: np.ndarray) -> State:
+def step(state: State, actions: np.ndarray, threads: int = 1) -> State:
     """Apply one decision in every game of the batch and return the new state.
 
     Args:
         state: a batch of `B` games; not modified.
         actions: (B,) integer actions (the spec's action table) for each game's
             `current_player`. Games that are over ignore their entry.
+        threads: step the games on up to this many threads (batches of at least
+            512 games; `kanaloa_env.core.kernels`); the result does not depend on it.
 
     Returns:
         A new `State`: `rewards` holds this step's rewards (K10.1), `terminated`,
@@ -75,11 +80,13 @@ def step(state: State, actions: np.ndarray) -> State:
     """
     actions = validate_actions(state, actions)
     new = state.copy()
-    _apply(new, actions)
+    _apply(new, actions, threads)
     return new
 
 
-def step_inplace(state: State, actions: np.ndarray, validate: bool = True) -> State:
+def step_inplace(
+    state: State, actions: np.ndarray, validate: bool = True, threads: int = 1
+) -> State:
     """Like `step`, but updates `state`'s arrays in place and returns it.
 
     On an error nothing has been written. `validate=False` skips the checks, for
@@ -89,8 +96,11 @@ def step_inplace(state: State, actions: np.ndarray, validate: bool = True) -> St
     if validate:
         actions = validate_actions(state, actions)
     else:
-        actions = np.asarray(actions, dtype=np.int64)
-    _apply(state, actions)
+        if type(actions) is not np.ndarray or actions.dtype != np.int64:
+            actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != state.phase.shape:  # (the kernels do not check bounds)
+            raise ValueError(f"actions must have shape {state.phase.shape}, got {actions.shape}")
+    _apply(state, actions, threads)
     return state
 
 
@@ -102,7 +112,16 @@ def validate_actions(state: State, actions: object) -> np.ndarray:
         ValueError: wrong shape, or an action out of range or illegal in a game that
             is not over (the message lists the games, players, phases and actions).
     """
-    return check_actions(actions, state.legal, lambda: state.phase != _GAME_OVER, _describe(state))
+    a = actions
+    if (
+        type(a) is not np.ndarray
+        or a.dtype != np.int64
+        or a.shape != state.phase.shape
+        or count_illegal(a, state.legal, state.phase, _GAME_OVER)
+    ):
+        # The one check with its messages (and the conversion of other integer types).
+        a = check_actions(actions, state.legal, lambda: state.phase != _GAME_OVER, _describe(state))
+    return a  # type: ignore[return-value]
 
 
 def _describe(state: State) -> Callable[[int, int], str]:
@@ -121,250 +140,265 @@ def _describe(state: State) -> Callable[[int, int], str]:
     return describe
 
 
-def _apply(s: State, a: np.ndarray) -> None:
-    """Apply validated actions `a` (B,) int64 in place (see the module docstring)."""
-    s.rewards.fill(0)
-    # (mode="clip": a finished game's entry may be anything, and is ignored below)
-    kind = ACTION_KIND.take(a, mode="clip")
-    over = s.phase == _GAME_OVER
-    if np.count_nonzero(over):
-        kind[over] = _NONE
-    games = [(kind == k).nonzero()[0] for k in range(len(Kind))]
-    place, remove, discard, end_play, take, draw, skip = games
-    lost_bridges = [remove]  # games whose opponent lost bridges: stone losses (K5.4)
-    if place.size:
-        lost_bridges.append(_place(s, place, a.take(place)))
-    if remove.size:
-        _remove(s, remove, a.take(remove))
-    if discard.size:
-        _discard(s, discard, a.take(discard))
-    if take.size:
-        _take(s, take, a.take(take))
-    if draw.size:
-        _draw(s, draw)
-    changed = np.concatenate(lost_bridges)
-    if changed.size:
-        _stone_losses(s, changed)
-        _early_end(s, np.concatenate([place, remove]))
-    if end_play.size:
-        final = s.final_turns_left.take(end_play) > 0
-        s.phase[end_play[~final]] = _DRAW_PHASE  # K3.2
-        if np.count_nonzero(final):
-            _end_final_turn(s, end_play[final])
-    turn_over = np.concatenate([take, draw, skip])
-    if turn_over.size:
-        skipped = np.arange(len(turn_over)) >= len(take) + len(draw)
-        _end_turn(s, turn_over, skipped)
-    masks.refresh(s)
+def _apply(state: State, actions: np.ndarray, threads: int) -> None:
+    if threads != 1 or type(threads) is not int:
+        threads = check_threads(threads)
+    f = actions.flags
+    fn = _STEP(state) if f.c_contiguous and f.aligned else _step_range
+    run_batch(fn, len(actions), threads, state.config.rules, state.kernel_arrays(), actions)
+
+
+@kernel
+def _step_range(c, s, actions, lo, hi):  # type: ignore[no-untyped-def]
+    words = np.empty(NUM_CARDS, dtype=np.uint64)  # work arrays of the reshuffle
+    order = np.empty(NUM_CARDS, dtype=np.int64)
+    listed = np.empty(NUM_CARDS, dtype=np.int64)
+    for g in range(lo, hi):
+        step_game(c, s, g, actions[g], words, order, listed)
+
+
+_STEP = Entry(_step_range, types.int64[::1])
+
+
+@small_kernel
+def step_game(c, s, g, a, words, order, listed):  # type: ignore[no-untyped-def]
+    """Apply action `a` in game g and everything it sets in motion; a game that is over
+    passes through unchanged (its rewards 0). `words`, `order`, `listed`: work arrays
+    of the reshuffle (K7.3)."""
+    s.rewards[g, 0] = 0
+    s.rewards[g, 1] = 0
+    if s.phase[g] != _GAME_OVER:
+        if a < DISCARD_BASE:
+            if a < REMOVE_BASE:
+                _place(c, s, g, a - PLACE_BASE)
+            else:
+                _remove(s, g, a - REMOVE_BASE)
+            _early_end(c, s, g)  # K8.2: bridges left the board
+        elif a < END_PLAY:
+            _discard(s, g, a - DISCARD_BASE)
+        elif a == END_PLAY:
+            if s.final_turns_left[g] > 0:
+                _end_final_turn(s, g)
+            else:
+                s.phase[g] = _DRAW_PHASE  # K3.2
+        else:
+            if a < DRAW:
+                _take(s, g, a - TAKE_BASE)
+            elif a == DRAW:
+                _draw(s, g)
+            if _end_turn(s, g, a == SKIP, words, order, listed):
+                _early_end(c, s, g)  # K8.2 at the start of round 2 or 3
+            # K9.1: truncation, unless the final turns have begun or the game is over.
+            if s.final_turns_left[g] == 0 and s.turn[g] >= c.max_turns and s.phase[g] != _GAME_OVER:
+                s.truncated[g] = True
+                s.phase[g] = _GAME_OVER
+                s.current_player[g] = NO_PLAYER
+    refresh_game(c, s, g)
 
 
 # ---- the actions ---------------------------------------------------------------
 
 
-def _seat_index(s: State, g: np.ndarray) -> np.ndarray:
-    """Flat indices into (B, 2) arrays of the player to act in games `g`."""
-    return 2 * g + s.current_player.take(g)
-
-
-def _spend_face_up(s: State, g: np.ndarray, fp: np.ndarray, x: np.ndarray) -> None:
+@small_kernel
+def _spend_face_up(s, g, p, x):  # type: ignore[no-untyped-def]
     """K4.5: p spends one card of island x face up; K6.7: the opponent saw it go."""
-    one = _ONE.take(x)
-    flat(s.hands)[fp] = s.hands.take(fp) - one
-    s.discard_up[g] = s.discard_up.take(g) + one
-    known = s.known.take(fp)
-    flat(s.known)[fp] = known - one * ((known & (one * np.uint32(3))) != 0)
+    one = 1 << (2 * x)
+    s.hands[g, p] = np.int64(s.hands[g, p]) - one
+    s.discard_up[g] = np.int64(s.discard_up[g]) + one
+    known = np.int64(s.known[g, p])
+    if count_of(known, x) > 0:
+        s.known[g, p] = known - one
 
 
-def _place(s: State, g: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """K4.1: put a bridge on the free line, paying a card of end x; then the claims
-    K5.2/K5.3 at x, then at the other end. Returns the games with a claim (the
-    opponent lost bridges there)."""
-    fp = _seat_index(s, g)
-    x = ACTION_CARD.take(a)
-    line = ACTION_LINE.take(a)
-    _spend_face_up(s, g, fp, x)
-    flat(s.bridges)[fp] = s.bridges.take(fp) | _LINE_BIT.take(line)
-    first = _claim(s, fp, x)
-    second = _claim(s, fp, _OTHER_END.take(line) - x)
-    return g[first | second]
+@small_kernel
+def _place(c, s, g, i):  # type: ignore[no-untyped-def]
+    """K4.1: put a bridge on the free line `i // 2`, paying a card of its end a (i
+    even) or b (i odd); then the claims K5.2/K5.3 at that end, then at the other;
+    stone losses (K5.4) where the opponent lost bridges."""
+    p = np.int64(s.current_player[g])
+    line = i >> 1
+    a = _LINE_A[line]
+    b = _LINE_B[line]
+    x = b if i & 1 else a
+    _spend_face_up(s, g, p, x)
+    s.bridges[g, p] = np.int64(s.bridges[g, p]) | (1 << line)
+    first = _claim(c, s, g, p, x)
+    second = _claim(c, s, g, p, a + b - x)
+    if first or second:
+        _stone_losses(s, g, 1 - p)
 
 
-def _claim(s: State, fp: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """K5.2, K5.3: where p's count at island x now equals its majority threshold, p
+@small_kernel
+def _claim(c, s, g, p, x):  # type: ignore[no-untyped-def]
+    """K5.2, K5.3: if p's count at island x now equals its majority threshold, p
     claims x: a stone if p's supply is not empty (A2), and every bridge of the
-    opponent at x goes back. `fp` are the players' flat indices into (B, 2) arrays.
-    Returns (b,) bool: the games with a claim."""
-    at = LINES_AT.take(x)
-    claimed = np.bitwise_count(s.bridges.take(fp) & at) == MAJORITY.take(x)
-    c = claimed.nonzero()[0]
-    if c.size:
-        fc = fp[c]
-        stones = s.stones.take(fc)
-        room = np.bitwise_count(stones) < s.config.stones_per_player
-        flat(s.stones)[fc] = stones | (_ISLAND_BIT.take(x[c]) * room)
-        fq = fc ^ 1
-        flat(s.bridges)[fq] = s.bridges.take(fq) & ~at[c]
-    return claimed
+    opponent at x goes back. Returns whether p claimed x."""
+    if bridges_at(np.int64(s.bridges[g, p]), x) != _MAJORITY[x]:
+        return False
+    stones = np.int64(s.stones[g, p])
+    if popcount(stones) < c.stones_per_player:
+        s.stones[g, p] = stones | (1 << x)
+    q = 1 - p
+    s.bridges[g, q] = np.int64(s.bridges[g, q]) & ~_LINES_AT[x]
+    return True
 
 
-def _remove(s: State, g: np.ndarray, a: np.ndarray) -> None:
-    """K4.2: pay two cards of the line's ends; the opponent's bridge goes back."""
-    fp = _seat_index(s, g)
-    _spend_face_up(s, g, fp, ACTION_CARD.take(a))
-    _spend_face_up(s, g, fp, ACTION_CARD2.take(a))
-    fq = fp ^ 1
-    flat(s.bridges)[fq] = s.bridges.take(fq) & ~_LINE_BIT.take(ACTION_LINE.take(a))
+@small_kernel
+def _remove(s, g, i):  # type: ignore[no-untyped-def]
+    """K4.2: pay two cards of the ends of line `i // 3` (pair `i % 3`: a + a, b + b or
+    a + b); the opponent's bridge goes back; stone losses (K5.4)."""
+    p = np.int64(s.current_player[g])
+    line = i // REMOVE_PAIRS
+    pair = i % REMOVE_PAIRS
+    a = _LINE_A[line]
+    b = _LINE_B[line]
+    _spend_face_up(s, g, p, b if pair == 1 else a)
+    _spend_face_up(s, g, p, a if pair == 0 else b)
+    q = 1 - p
+    s.bridges[g, q] = np.int64(s.bridges[g, q]) & ~(1 << line)
+    _stone_losses(s, g, q)
 
 
-def _stone_losses(s: State, g: np.ndarray) -> None:
-    """K5.4: the opponent's stones where the opponent no longer holds the island go
-    back (the mover's counts never fall in its own action, K5.5)."""
-    fq = _seat_index(s, g) ^ 1
-    flat(s.stones)[fq] = s.stones.take(fq) & held_islands(s.bridges.take(fq))
+@small_kernel
+def _stone_losses(s, g, q):  # type: ignore[no-untyped-def]
+    """K5.4: q's stones where q no longer holds the island go back (the mover's counts
+    never fall in its own action, K5.5)."""
+    s.stones[g, q] = np.int64(s.stones[g, q]) & held(np.int64(s.bridges[g, q]))
 
 
-def _discard(s: State, g: np.ndarray, a: np.ndarray) -> None:
-    """K4.4 / K6.4: one card face down under the discard pile; in the DRAW phase a
-    hand-back. K6.7: the opponent forgets one copy of every island it knew."""
-    fp = _seat_index(s, g)
-    one = _ONE.take(ACTION_CARD.take(a))
-    flat(s.hands)[fp] = s.hands.take(fp) - one
-    flat(s.discard_down)[fp] = s.discard_down.take(fp) + one
-    known = s.known.take(fp)
-    flat(s.known)[fp] = known - cards.present(known)
-    s.handed_back[g] = s.phase.take(g) == _DRAW_PHASE
+@small_kernel
+def _discard(s, g, x):  # type: ignore[no-untyped-def]
+    """K4.4 / K6.4: one card of island x face down under the discard pile; in the DRAW
+    phase a hand-back. K6.7: the opponent forgets one copy of every island it knew."""
+    p = np.int64(s.current_player[g])
+    one = 1 << (2 * x)
+    s.hands[g, p] = np.int64(s.hands[g, p]) - one
+    s.discard_down[g, p] = np.int64(s.discard_down[g, p]) + one
+    known = np.int64(s.known[g, p])
+    s.known[g, p] = known - ((known | (known >> 1)) & _LOW)
+    s.handed_back[g] = s.phase[g] == _DRAW_PHASE
 
 
-def _pop_pile(s: State, g: np.ndarray) -> np.ndarray:
-    """The top card of each game's pile (-1 where empty), taken off the pile."""
-    size = s.pile_size.take(g)
-    has = size > 0
-    pos = MAX_PILE * g + np.maximum(size - 1, 0)
-    top = np.where(has, s.pile.take(pos), NO_CARD).astype(np.int8)
-    flat(s.pile)[pos[has]] = NO_CARD
-    s.pile_size[g] = size - has
+@small_kernel
+def _pop_pile(s, g):  # type: ignore[no-untyped-def]
+    """The top card of the pile (-1 when it is empty), taken off the pile."""
+    size = np.int64(s.pile_size[g])
+    if size == 0:
+        return NO_CARD
+    top = np.int64(s.pile[g, size - 1])
+    s.pile[g, size - 1] = NO_CARD
+    s.pile_size[g] = size - 1
     return top
 
 
-def _take(s: State, g: np.ndarray, a: np.ndarray) -> None:
+@small_kernel
+def _take(s, g, slot):  # type: ignore[no-untyped-def]
     """K6.1: take a face-up card, refilled at once from the pile; K6.7: now known."""
-    fp = _seat_index(s, g)
-    fi = ROW_SLOTS * g + ACTION_SLOT.take(a)
-    one = _ONE.take(s.face_up.take(fi))
-    flat(s.hands)[fp] = s.hands.take(fp) + one
-    flat(s.known)[fp] = s.known.take(fp) + one
-    flat(s.face_up)[fi] = _pop_pile(s, g)
+    p = np.int64(s.current_player[g])
+    one = 1 << (2 * np.int64(s.face_up[g, slot]))
+    s.hands[g, p] = np.int64(s.hands[g, p]) + one
+    s.known[g, p] = np.int64(s.known[g, p]) + one
+    s.face_up[g, slot] = _pop_pile(s, g)
 
 
-def _draw(s: State, g: np.ndarray) -> None:
+@small_kernel
+def _draw(s, g):  # type: ignore[no-untyped-def]
     """K6.2: take the top card of the pile (seen by nobody else)."""
-    fp = _seat_index(s, g)
-    flat(s.hands)[fp] = s.hands.take(fp) + _ONE.take(_pop_pile(s, g))
+    p = np.int64(s.current_player[g])
+    s.hands[g, p] = np.int64(s.hands[g, p]) + (1 << (2 * _pop_pile(s, g)))
 
 
 # ---- turn ends, scorings, the end ----------------------------------------------
 
 
-def _early_end(s: State, g: np.ndarray) -> None:
+@small_kernel
+def _early_end(c, s, g):  # type: ignore[no-untyped-def]
     """K8.2: in rounds 2 and 3 a player without bridges loses at once; both: a draw."""
-    if not s.config.early_end or g.size == 0:
+    if not c.early_end or s.phase[g] == _GAME_OVER or s.num_scorings[g] == 0:
         return
-    g = g[s.phase.take(g) != _GAME_OVER]
-    bare = s.bridges[g] == 0  # (b, 2)
-    end = (s.num_scorings.take(g) > 0) & bare.any(axis=1)
-    if np.count_nonzero(end):
-        e = end.nonzero()[0]
+    bare0 = s.bridges[g, 0] == 0
+    bare1 = s.bridges[g, 1] == 0
+    if bare0 or bare1:
         # The one with bridges wins: player 1 if player 0 has none, and vice versa.
-        winner = np.where(bare[e, 0] & bare[e, 1], NO_PLAYER, bare[e, 0].astype(np.int8))
-        _end_game(s, g[e], winner)
+        _end_game(s, g, np.int64(NO_PLAYER if bare0 and bare1 else 1 if bare0 else 0))
 
 
-def _end_turn(s: State, g: np.ndarray, skipped: np.ndarray) -> None:
-    """K6.5: a non-final turn ends (TAKE, DRAW or SKIP); then exhaustion (K7.1) with
-    its scoring or the start of the final turns (K7.2-K7.4), then truncation (K9.1)."""
+@small_kernel
+def _end_turn(s, g, skipped, words, order, listed):  # type: ignore[no-untyped-def]
+    """K6.5: a non-final turn ends (TAKE, DRAW or SKIP); then exhaustion (K7.1) with its
+    scoring and reshuffle or the start of the final turns (K7.2-K7.4). Returns whether
+    a scoring took place."""
     s.turn[g] += 1
     s.last_turn_skipped[g] = skipped
     s.handed_back[g] = False
     s.phase[g] = _PLAY
     s.current_player[g] ^= 1
-    empty = (s.pile_size.take(g) == 0) & (s.face_up[g] < 0).all(axis=1)
-    final = np.zeros(len(g), dtype=bool)
-    if np.count_nonzero(empty):
-        e = g[empty]
-        last = s.num_scorings.take(e) == len(SCORING_POINTS)
+    if s.pile_size[g] > 0 or s.face_up[g, 0] >= 0 or s.face_up[g, 1] >= 0 or s.face_up[g, 2] >= 0:
+        return False
+    if s.num_scorings[g] == len(SCORING_POINTS):
         # K7.4: the third exhaustion starts the final turns, drawer's opponent first.
-        s.final_turns_left[e[last]] = FINAL_TURNS
-        final[empty] = last
-        mid = e[~last]
-        if mid.size:
-            _score(s, mid)  # K7.2
-            shuffle_discards(s, mid)  # K7.3
-            _early_end(s, mid)
-    # K9.1: truncation, unless the final turns have begun or the game is over.
-    cut = ~final & (s.turn.take(g) >= s.config.max_turns) & (s.phase.take(g) != _GAME_OVER)
-    if np.count_nonzero(cut):
-        _truncate(s, g[cut])
+        s.final_turns_left[g] = FINAL_TURNS
+        return False
+    _score(s, g)  # K7.2
+    shuffle_game(s, g, words, order, listed)  # K7.3
+    return True
 
 
-def _end_final_turn(s: State, g: np.ndarray) -> None:
-    """K7.4, K7.5: a final turn ends (a completed turn); after the second one the
-    third scoring, and the game is over (K8.1)."""
+@small_kernel
+def _end_final_turn(s, g):  # type: ignore[no-untyped-def]
+    """K7.4, K7.5: a final turn ends (a completed turn); after the second one the third
+    scoring, and the game is over (K8.1)."""
     s.turn[g] += 1
     s.current_player[g] ^= 1
-    left = s.final_turns_left.take(g) - 1
+    left = s.final_turns_left[g] - 1
     s.final_turns_left[g] = left
-    done = g[left == 0]
-    if done.size:
-        _score(s, done)
-        _end_game(s, done, _final_winner(s, done))
+    if left == 0:
+        _score(s, g)
+        _end_game(s, g, _final_winner(s, g))
 
 
-def _score(s: State, g: np.ndarray) -> None:
+@small_kernel
+def _score(s, g):  # type: ignore[no-untyped-def]
     """K7.2 / K7.5: the player with more stones on the board gets 1 point (first
     scoring), 2 (second) or the difference (third); equal counts give nothing."""
-    n = np.bitwise_count(s.stones[g]).astype(np.int8)  # (b, 2)
-    k = s.num_scorings.take(g)
-    diff = n[:, 0] - n[:, 1]
-    worth = np.where(k < len(SCORING_POINTS), _WORTH.take(k), np.abs(diff))
-    pts = np.zeros((len(g), 2), dtype=np.int8)
-    pts[:, 0] = worth * (diff > 0)
-    pts[:, 1] = worth * (diff < 0)
-    s.scorings[g, k] = pts
+    diff = popcount(np.int64(s.stones[g, 0])) - popcount(np.int64(s.stones[g, 1]))
+    k = np.int64(s.num_scorings[g])
+    worth = _FIRST if k == 0 else _SECOND if k == 1 else abs(diff)
+    s.scorings[g, k, 0] = worth if diff > 0 else 0
+    s.scorings[g, k, 1] = worth if diff < 0 else 0
     s.num_scorings[g] = k + 1
 
 
-def _final_winner(s: State, g: np.ndarray) -> np.ndarray:
+@small_kernel
+def _final_winner(s, g):  # type: ignore[no-untyped-def]
     """K8.1: higher total; then more points in the third scoring; then more bridges
     on the board; else a draw (-1)."""
-    sc = s.scorings[g].astype(np.int16)  # (b, 3, 2)
-    keys = (sc.sum(axis=1), sc[:, 2], np.bitwise_count(s.bridges[g]).astype(np.int16))
-    winner = np.full(len(g), NO_PLAYER, dtype=np.int8)
-    open_ = np.ones(len(g), dtype=bool)
-    for key in keys:
-        d = key[:, 0] - key[:, 1]
-        winner[open_ & (d > 0)] = 0
-        winner[open_ & (d < 0)] = 1
-        open_ &= d == 0
-    return winner
+    total0 = 0
+    total1 = 0
+    for k in range(3):
+        total0 += s.scorings[g, k, 0]
+        total1 += s.scorings[g, k, 1]
+    if total0 != total1:
+        return 0 if total0 > total1 else 1
+    third0 = np.int64(s.scorings[g, 2, 0])
+    third1 = np.int64(s.scorings[g, 2, 1])
+    if third0 != third1:
+        return 0 if third0 > third1 else 1
+    bridges0 = popcount(np.int64(s.bridges[g, 0]))
+    bridges1 = popcount(np.int64(s.bridges[g, 1]))
+    if bridges0 != bridges1:
+        return 0 if bridges0 > bridges1 else 1
+    return NO_PLAYER
 
 
-def _end_game(s: State, g: np.ndarray, winner: np.ndarray) -> None:
+@small_kernel
+def _end_game(s, g, winner):  # type: ignore[no-untyped-def]
     """K8.3 / K10.1: the game is over; winner +1, loser -1, a draw 0 each."""
     s.terminated[g] = True
     s.winner[g] = winner
     s.phase[g] = _GAME_OVER
     s.current_player[g] = NO_PLAYER
     s.handed_back[g] = False
-    w = winner.astype(np.int64)
-    r = np.zeros((len(g), 2), dtype=np.float32)
-    has = w >= 0
-    r[has, w[has]] = 1.0
-    r[has, 1 - w[has]] = -1.0
-    s.rewards[g] = r
-
-
-def _truncate(s: State, g: np.ndarray) -> None:
-    """K9.1: stopped after max_turns: not terminated, no winner, rewards 0."""
-    s.truncated[g] = True
-    s.phase[g] = _GAME_OVER
-    s.current_player[g] = NO_PLAYER
+    if winner >= 0:
+        s.rewards[g, winner] = 1.0
+        s.rewards[g, 1 - winner] = -1.0

@@ -127,8 +127,7 @@ class KahunaGame(Game[State, Config]):
     def observe(
         self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
     ) -> np.ndarray:
-        # One encoding pass is a few table lookups per game: no threads needed.
-        return engine.observe(state, seat=seat)
+        return engine.observe(state, seat=seat, threads=threads)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return _LOW, _HIGH
