@@ -61,9 +61,10 @@ class Game(Generic[S, C]):
         config_class: the engine's frozen `Config` dataclass.
         state_class: the engine's `GameState` subclass.
         engine: the engine package (`kanaloa_env.core.<game>`), whose `init(config, B,
-            seed, first_game=0)`, `init_from_keys`, `reset_games`, `step`,
-            `step_inplace(..., validate=)` and `validate_actions` the engine methods
-            below call: every engine exports them under these names.
+            seed, first_game=0)`, `init_from_keys(..., threads=)`, `reset_games(...,
+            threads=)`, `step(..., threads=)`, `step_inplace(..., validate=, threads=)`
+            and `validate_actions` the engine methods below call: every engine exports
+            them under these names.
     """
 
     name: ClassVar[str]
@@ -185,30 +186,35 @@ class Game(Generic[S, C]):
         """A batch of new games; game i is game i of the stream `seed` at any batch size."""
         return self.engine.init(config, batch_size, seed)  # type: ignore[no-any-return]
 
-    def init_from_keys(self, config: C, keys: np.ndarray) -> S:
-        """New games with the given (B,) uint64 keys (`kanaloa_env.core.rng.game_keys`)."""
-        return self.engine.init_from_keys(config, keys)  # type: ignore[no-any-return]
+    def init_from_keys(self, config: C, keys: np.ndarray, threads: int = 1) -> S:
+        """New games with the given (B,) uint64 keys (`kanaloa_env.core.rng.game_keys`),
+        set up on up to `threads` threads (the result does not depend on it)."""
+        return self.engine.init_from_keys(config, keys, threads=threads)  # type: ignore[no-any-return]
 
     def init_game(self, config: C, seed: int, game: int = 0) -> S:
         """A batch of one: game `game` of the stream `seed` (as in `init(config, B, seed)`)."""
         return self.engine.init(config, 1, seed, first_game=game)  # type: ignore[no-any-return]
 
-    def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray) -> None:
+    def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
         """Start new games with `keys` in rows `idx` of `state`, in place (auto-reset)."""
-        self.engine.reset_games(state, idx, keys)
+        self.engine.reset_games(state, idx, keys, threads=threads)
 
-    def step_inplace(self, state: S, actions: np.ndarray, validate: bool = True) -> S:
+    def step_inplace(
+        self, state: S, actions: np.ndarray, validate: bool = True, threads: int = 1
+    ) -> S:
         """Apply one decision per game, in place; finished games ignore their entry.
+        `threads`: step the games on up to this many threads (the result does not
+        depend on it).
 
         Raises (with `validate`): TypeError/ValueError naming the games at fault, the
         state then unchanged. `validate=False` is for callers that checked the
         actions against `state.legal` already.
         """
-        return self.engine.step_inplace(state, actions, validate=validate)  # type: ignore[no-any-return]
+        return self.engine.step_inplace(state, actions, validate=validate, threads=threads)  # type: ignore[no-any-return]
 
-    def step(self, state: S, actions: np.ndarray) -> S:
+    def step(self, state: S, actions: np.ndarray, threads: int = 1) -> S:
         """Like `step_inplace` on a copy: `state` is not modified."""
-        return self.engine.step(state, actions)  # type: ignore[no-any-return]
+        return self.engine.step(state, actions, threads=threads)  # type: ignore[no-any-return]
 
     def validate_actions(self, state: S, actions: object) -> np.ndarray:
         """(B,) int64 actions, or TypeError/ValueError naming the games, players and actions

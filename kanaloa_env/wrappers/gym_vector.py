@@ -45,7 +45,7 @@ class KanaloaGymVectorEnv(VectorEnv):
         render_mode: only None is supported (render single games with the AEC env).
         **options: every other keyword of `kanaloa_env.wrappers.VectorDriver` (`game`,
             `config`, `num_players`, `opponents`, `opponent_sampling`,
-            `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
+            `learner_seat`, `illegal_reward`, `progress_shaping`, `threads`)
             and of the game's `Config`.
     """
 

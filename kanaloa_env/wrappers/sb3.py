@@ -59,7 +59,7 @@ class KanaloaSB3VecEnv(VecEnv):
         driver: an existing `VectorDriver` (with autoreset) to wrap instead.
         **options: every other keyword of `kanaloa_env.wrappers.VectorDriver` (`game`,
             `config`, `num_players`, `opponents`, `opponent_sampling`,
-            `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
+            `learner_seat`, `illegal_reward`, `progress_shaping`, `threads`)
             and of the game's `Config`.
 
     The seed of `reset()` is the one given to `seed(s)` (SB3's `set_random_seed`

@@ -67,7 +67,7 @@ class KanaloaEnv(gym.Env):
             picture), as the AEC env; each shows the table with the hand of the
             player to act.
         **options: every other keyword of `VectorDriver` (`opponent_sampling`,
-            `learner_seat`, `illegal_reward`, `progress_shaping`, `observe_threads`)
+            `learner_seat`, `illegal_reward`, `progress_shaping`, `threads`)
             and of the game's `Config` (`nil_announcement=True`, ...).
     """
 

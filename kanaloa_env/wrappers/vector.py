@@ -34,6 +34,7 @@ actions, same opponents: same trajectories.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -166,13 +167,12 @@ class VectorDriver:
             game, so episode returns and the best policies are unchanged (Ng et al.
             1999); it only rewards progress (Kanaloa: boat moves, R6, R9.1) when it
             happens instead of at the end.
-        observe_threads: threads that encode the observations of large batches
-            (the game's `observe(..., threads=)`; 1, the default, encodes on
-            the calling thread). The observations are the same. With random
-            opponents the whole step gains little, as the opponents' moves stay on
-            one thread: at N = 8192, in three runs each of `python
-            benchmarks/bench_vector.py --observe-threads N` on a 2-core machine,
-            N = 2 gave 188,000-213,000 learner steps/s and N = 1 167,000-213,000.
+        threads: threads that step, reset and encode the games of large batches
+            (the game's `step_inplace`, `reset_games` and `observe` with `threads=`;
+            1, the default, runs on the calling thread). Results are the same for
+            any count. Opponent bots' own decisions are not split.
+        observe_threads: the former name of `threads` (it only split the
+            observations then); deprecated, kept for one release.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
@@ -193,7 +193,8 @@ class VectorDriver:
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
-        observe_threads: int = 1,
+        threads: int = 1,
+        observe_threads: int | None = None,
         **options: Any,
     ) -> None:
         self.num_envs = check_positive_int(num_envs, "num_envs")
@@ -233,7 +234,15 @@ class VectorDriver:
         if not isinstance(autoreset, bool):
             raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
         self.autoreset = autoreset
-        self.observe_threads = check_positive_int(observe_threads, "observe_threads")
+        if observe_threads is not None:
+            warnings.warn(
+                "VectorDriver(observe_threads=) is deprecated: use threads=",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            self.threads = check_positive_int(observe_threads, "observe_threads")
+        else:
+            self.threads = check_positive_int(threads, "threads")
         self._seed = _entropy_seed() if seed is None else check_seed(seed)
         self._state: GameState | None = None
         self._policies: list[Any] = []
@@ -250,6 +259,11 @@ class VectorDriver:
         self._length = np.zeros(N, dtype=np.int64)
         self._over = np.zeros(N, dtype=bool)  # finished and not restarted (autoreset off)
         self._forfeit = np.zeros(N, dtype=bool)  # lost by an illegal action in this step
+
+    @property
+    def observe_threads(self) -> int:
+        """Deprecated name of `threads`."""
+        return self.threads
 
     # ---- configuration -----------------------------------------------------------
 
@@ -335,7 +349,9 @@ class VectorDriver:
             self._next_game = 0
         N = self.num_envs
         ids = self._take_game_ids(N)
-        self._state = self.game.init_from_keys(self.config, game_keys(self._seed, ids))
+        self._state = self.game.init_from_keys(
+            self.config, game_keys(self._seed, ids), threads=self.threads
+        )
         self._start_games(np.arange(N), ids)
         self._acc[:] = 0
         self._return[:] = 0
@@ -407,12 +423,12 @@ class VectorDriver:
         self._length[apply] += 1
         step = self.game.step_inplace
         if apply.all():
-            step(s, a, validate=False)  # checked against s.legal above
+            step(s, a, validate=False, threads=self.threads)  # checked against s.legal above
             self._acc += s.rewards[np.arange(N), self._learner]
         elif apply.any():
             idx = np.flatnonzero(apply)
             sub = s.take(idx)
-            step(sub, a[idx], validate=False)
+            step(sub, a[idx], validate=False, threads=self.threads)
             s.put(idx, sub)
             self._acc[idx] += sub.rewards[np.arange(len(idx)), self._learner[idx]]
         self._forfeit = forfeit
@@ -466,9 +482,7 @@ class VectorDriver:
         return (self.progress_shaping * phi).astype(np.float32)
 
     def _observe(self) -> np.ndarray:
-        return self.game.observe(
-            self._require_state(), seat=self._learner, threads=self.observe_threads
-        )
+        return self.game.observe(self._require_state(), seat=self._learner, threads=self.threads)
 
     def _play_opponents(self) -> dict[str, list[Any]]:
         """Loop over pending opponent decisions until every game waits for its learner.
@@ -495,7 +509,8 @@ class VectorDriver:
             sub = s if full else s.take(idx)
             seats = cp[idx].astype(np.intp)
             actions = self._opponent_actions(sub, idx, seats)
-            self.game.step_inplace(sub, actions, validate=False)  # bot_actions checked them
+            # (bot_actions checked the actions)
+            self.game.step_inplace(sub, actions, validate=False, threads=self.threads)
             if not full:
                 s.put(idx, sub)
             self._acc[idx] += sub.rewards[np.arange(len(idx)), self._learner[idx]]
@@ -505,9 +520,7 @@ class VectorDriver:
         b = len(idx)
         pol = self._acting[self._assign[idx, seats]]
         if len(self._policies) == 1:
-            return bot_actions(
-                self._policies[0], self.game, sub, self._rng, threads=self.observe_threads
-            )
+            return bot_actions(self._policies[0], self.game, sub, self._rng, threads=self.threads)
         actions = np.empty(b, dtype=np.int64)
         # One encoding for every policy that reads observations, sliced per policy.
         obs: np.ndarray | None = None
@@ -517,7 +530,7 @@ class VectorDriver:
             o = None
             if needs_observations(bot):
                 if obs is None:
-                    obs = self.game.observe(sub, threads=self.observe_threads)
+                    obs = self.game.observe(sub, threads=self.threads)
                 o = obs[sel]
             actions[sel] = bot_actions(bot, self.game, sub, self._rng, rows=sel, observations=o)
         return actions
@@ -552,7 +565,7 @@ class VectorDriver:
         self._forfeit[idx] = False  # recorded; a restarted game starts clean
         if self.autoreset:
             ids = self._take_game_ids(len(idx))
-            self.game.reset_games(s, idx, game_keys(self._seed, ids))
+            self.game.reset_games(s, idx, game_keys(self._seed, ids), threads=self.threads)
             self._start_games(idx, ids)
         else:
             self._over[idx] = True
@@ -566,7 +579,9 @@ class VectorDriver:
             finals = ended.pop("final_state")
             rec = {k: np.concatenate(v) for k, v in ended.items()}
             final = finals[0] if len(finals) == 1 else type(finals[0]).concatenate(finals)
-            rec["final_obs"] = self.game.observe(final, seat=rec["learner_seat"])
+            rec["final_obs"] = self.game.observe(
+                final, seat=rec["learner_seat"], threads=self.threads
+            )
             e = rec["ended"]
             rewards[e] = rec["reward"]
             terminated[e] = rec["terminated"]

@@ -356,10 +356,11 @@ def test_progress_shaping_telescopes_to_the_r10_return() -> None:
         VectorDriver(2, progress_shaping=float("nan"))
 
 
-def test_observe_threads_change_nothing_but_speed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kanaloa_env.core.kanaloa import observation as observation_module
+@pytest.mark.parametrize("game", ["kanaloa", "kahuna"])
+def test_threads_change_nothing_but_speed(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kanaloa_env.core import kernels
 
-    monkeypatch.setattr(observation_module, "_MIN_PER_THREAD", 16)  # split this small batch
+    monkeypatch.setattr(kernels, "MIN_GAMES_PER_THREAD", 16)  # split this small batch
 
     def by_observation(obs: np.ndarray, masks: np.ndarray, rng: object) -> np.ndarray:
         # A choice that any changed observation value would likely change.
@@ -367,17 +368,28 @@ def test_observe_threads_change_nothing_but_speed(monkeypatch: pytest.MonkeyPatc
         return np.array([np.flatnonzero(m)[i] for m, i in zip(masks, k, strict=True)])
 
     opponents = ["random", "heuristic", CallableBot(by_observation)]
-    one = VectorDriver(96, seed=5, opponents=opponents, opponent_sampling="random")
-    two = VectorDriver(
-        96, seed=5, opponents=opponents, opponent_sampling="random", observe_threads=2
-    )
+    kw = {"game": game, "seed": 5, "opponents": opponents, "opponent_sampling": "random"}
+    one = VectorDriver(96, **kw)
+    two = VectorDriver(96, threads=2, **kw)
     np.testing.assert_array_equal(one.reset(), two.reset())
     for a, b in zip(play(one, 40), play(two, 40), strict=True):
         np.testing.assert_array_equal(a.obs, b.obs)
         np.testing.assert_array_equal(a.rewards, b.rewards)
         np.testing.assert_array_equal(a.ended, b.ended)
-    assert two.observe_threads == 2
-    with pytest.raises(ValueError, match="observe_threads must be an int >= 1, got 0"):
+    assert two.threads == 2
+    assert one.state.equal(two.state)
+    with pytest.raises(ValueError, match="threads must be an int >= 1, got 0"):
+        VectorDriver(2, threads=0)
+    with pytest.raises(TypeError, match="threads must be an int >= 1, got 1.5"):
+        VectorDriver(2, threads=1.5)  # type: ignore[arg-type]
+
+
+def test_observe_threads_is_a_deprecated_name_of_threads() -> None:
+    with pytest.warns(DeprecationWarning, match="use threads="):
+        driver = VectorDriver(2, observe_threads=2)
+    assert driver.threads == driver.observe_threads == 2
+    with (
+        pytest.raises(ValueError, match="observe_threads must be an int >= 1, got 0"),
+        pytest.warns(DeprecationWarning),
+    ):
         VectorDriver(2, observe_threads=0)
-    with pytest.raises(TypeError, match="observe_threads must be an int >= 1, got 1.5"):
-        VectorDriver(2, observe_threads=1.5)  # type: ignore[arg-type]
