@@ -12,8 +12,9 @@ future deal. The encoder, `encode_game`, is a compiled kernel (one game at a tim
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
 
-from ..kernels import check_threads, kernel, popcount, run_batch, small_kernel
+from ..kernels import Entry, check_threads, kernel, popcount, run_batch, small_kernel
 from .constants import (
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
@@ -337,9 +338,15 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _encode_range(c, s, me, out, lo, hi):  # type: ignore[no-untyped-def]
+def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-def]
     for g in range(lo, hi):
-        encode_game(c, s, g, me[g], out[g])
+        # `to_act`: each game's player to act, seat 0 once the game is over.
+        me = max(np.int64(s.current_player[g]), 0) if to_act else seats[g]
+        encode_game(c, s, g, me, out[g])
+
+
+_ENCODE = Entry(_encode_range, types.int64[::1], types.boolean, types.float32[:, ::1])
+_NO_SEATS = np.zeros(0, dtype=np.int64)
 
 
 def observe(
@@ -366,11 +373,11 @@ def observe(
         TypeError: `seat` is not an integer or an integer array.
         ValueError: `seat` of the wrong shape or out of 0..P-1, a bad `out`.
     """
-    B, P = state.batch_size, state.num_players
+    B, P = len(state.phase), state.num_players
     if type(threads) is not int or threads != 1:
         threads = check_threads(threads)
     if seat is None:
-        me = np.maximum(state.current_player, 0).astype(np.int64)
+        seats, to_act = _NO_SEATS, True
     else:
         me = np.asarray(seat)
         if me.dtype.kind not in "iu":  # (a float or a bool seat was once cast silently)
@@ -385,14 +392,17 @@ def observe(
             raise ValueError(f"seat must be an int or a ({B},) array, got shape {me.shape}")
         if ((me < 0) | (me >= P)).any():
             raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
-        me = me.astype(np.int64)
+        seats, to_act = me.astype(np.int64), False
     if out is None:
         out = np.empty((B, OBS_DIM), dtype=np.float32)
+        fn = _ENCODE(state)
     elif not isinstance(out, np.ndarray) or out.shape != (B, OBS_DIM) or out.dtype != np.float32:
         raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
     elif not out.flags.writeable:
         raise ValueError("out must be writeable")
-    run_batch(_encode_range, B, threads, state.config.rules, state.kernel_arrays(), me, out)
+    else:
+        fn = _ENCODE(state) if out.flags.c_contiguous and out.flags.aligned else _encode_range
+    run_batch(fn, B, threads, state.config.rules, state.kernel_arrays(), seats, to_act, out)
     return out
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from numba.core import types
 
 from ..batch import check_actions
-from ..kernels import check_threads, count_illegal, kernel, run_batch
+from ..kernels import Entry, check_threads, count_illegal, kernel, run_batch
 from .constants import (
     ANNOUNCE,
     CARD_SUIT,
@@ -86,8 +87,11 @@ def step_inplace(
     """
     if validate:
         actions = validate_actions(state, actions)
-    elif type(actions) is not np.ndarray or actions.dtype != np.int64:
-        actions = np.asarray(actions, dtype=np.int64)
+    else:
+        if type(actions) is not np.ndarray or actions.dtype != np.int64:
+            actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != state.phase.shape:  # (the kernels do not check bounds)
+            raise ValueError(f"actions must have shape {state.phase.shape}, got {actions.shape}")
     _apply(state, actions, threads)
     return state
 
@@ -128,14 +132,9 @@ def _describe(state: State) -> Callable[[int, int], str]:
 def _apply(state: State, actions: np.ndarray, threads: int) -> None:
     if type(threads) is not int or threads != 1:
         threads = check_threads(threads)
-    run_batch(
-        _step_range,
-        state.batch_size,
-        threads,
-        state.config.rules,
-        state.kernel_arrays(),
-        actions,
-    )
+    f = actions.flags
+    fn = _STEP(state) if f.c_contiguous and f.aligned else _step_range
+    run_batch(fn, len(actions), threads, state.config.rules, state.kernel_arrays(), actions)
 
 
 _ANNOUNCE_PHASE, _PLAY, _REMOVE_OCTOPUS, _REMOVE_ROUND_END, _DOLPHIN, _GAME_OVER = (
@@ -153,6 +152,9 @@ def _step_range(c, s, actions, lo, hi):  # type: ignore[no-untyped-def]
     order = np.empty(DECK_SIZE, dtype=np.int64)
     for g in range(lo, hi):
         step_game(c, s, g, actions[g], words, order)
+
+
+_STEP = Entry(_step_range, types.int64[::1])
 
 
 @kernel
