@@ -13,9 +13,14 @@ legal actions.
     python benchmarks/bench_kahuna.py               # all batch sizes, 3 s each in 3 turns
     python benchmarks/bench_kahuna.py --seconds 1 --batch-sizes 8192
     python benchmarks/bench_kahuna.py --batch-sizes 8192 --breakdown   # where a decision's time goes
+    python benchmarks/bench_kahuna.py --batch-sizes 8192 --threads 2 4 8 16   # thread scaling
 
-Target (issue 15): at batch 8192 with observations, at least 5x dots_and_boxes
-measured in the same run.
+Each `--threads` count above 1 adds a column: the run with observations where the
+step, the observation and the resets run on that many threads (the random choice
+stays on one), and its ratio to one thread in the same run.
+
+Target (issues 15, 23): at batch 8192 with observations, on one thread, through the
+in-place step the vector env uses, at least 5x dots_and_boxes measured in the same run.
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ from kanaloa_env.core.rng import game_keys
 TARGET_RATIO = 5.0
 
 
-def bench_kahuna(batch: int, seconds: float, with_obs: bool) -> float:
-    """Decisions per second of random legal self-play at batch size `batch`."""
+def bench_kahuna(batch: int, seconds: float, with_obs: bool, threads: int = 1) -> float:
+    """Decisions per second of random legal self-play at batch size `batch`, the step,
+    the observation and the resets on `threads` threads."""
     state = init(Config(), batch, seed=0)
     rng = np.random.default_rng(0)
     out = np.zeros((batch, OBS_DIM), dtype=np.float32)
@@ -47,22 +53,23 @@ def bench_kahuna(batch: int, seconds: float, with_obs: bool) -> float:
     while True:
         for _ in range(10):
             actions = sample_legal(state.legal, rng)
-            step_inplace(state, actions)
+            step_inplace(state, actions, threads=threads)
             if with_obs:
-                observe(state, out=out)
+                observe(state, out=out, threads=threads)
             decisions += batch
-            next_game = reset_finished(state, next_game)
+            next_game = reset_finished(state, next_game, threads)
         if time.perf_counter() > deadline:
             break
     return decisions / (time.perf_counter() - start)
 
 
-def reset_finished(state: State, next_game: int) -> int:
+def reset_finished(state: State, next_game: int, threads: int = 1) -> int:
     """Start new games (keys `next_game`, ...) in the finished games; the next key."""
     done = state.terminated | state.truncated
     if done.any():
         idx = np.flatnonzero(done)
-        reset_games(state, idx, game_keys(0, np.arange(next_game, next_game + len(idx))))
+        keys = game_keys(0, np.arange(next_game, next_game + len(idx)))
+        reset_games(state, idx, keys, threads=threads)
         next_game += len(idx)
     return next_game
 
@@ -136,13 +143,23 @@ def main() -> None:
         action="store_true",
         help="then time each part of the loop with observations at the largest batch size",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="also measure with observations on each of these thread counts (step, "
+        "observe and resets on N threads; default 1: none)",
+    )
     args = parser.parse_args()
 
-    keys = [(batch, with_obs) for batch in args.batch_sizes for with_obs in (False, True)]
+    counts = sorted({t for t in args.threads if t > 1})
+    modes = [(False, 1), (True, 1)] + [(True, t) for t in counts]
+    keys = [(batch, *mode) for batch in args.batch_sizes for mode in modes]
 
-    def kahuna(key: tuple[int, bool]) -> Callable[[float], tuple[float, ...]]:
-        batch, with_obs = key
-        return lambda s: (bench_kahuna(batch, s, with_obs),)
+    def kahuna(key: tuple[int, bool, int]) -> Callable[[float], tuple[float, ...]]:
+        batch, with_obs, threads = key
+        return lambda s: (bench_kahuna(batch, s, with_obs, threads),)
 
     results = best_in_turns(
         [lambda s: bench_dots_and_boxes(s) or (), *(kahuna(k) for k in keys)],
@@ -158,11 +175,18 @@ def main() -> None:
     state = init(Config(), 8192, seed=0)
     print(f"state bytes per game: {state.nbytes_per_game()}; observation floats: {OBS_DIM}")
     print()
-    print(f"{'batch':>6} {'no obs /s':>14} {'with obs /s':>14} {'x d&b':>8}")
+    header = f"{'batch':>6} {'no obs /s':>14} {'with obs /s':>14} {'x d&b':>8}"
+    for t in counts:
+        header += f" {f'obs, {t} thr /s':>16} {'x 1 thr':>8}"
+    print(header)
     for batch in args.batch_sizes:
-        plain, obs = best[(batch, False)], best[(batch, True)]
+        plain, obs = best[(batch, False, 1)], best[(batch, True, 1)]
         ratio = f"{obs / ref:7.2f}x" if ref else f"{'-':>8}"
-        print(f"{batch:>6} {plain:>14,.0f} {obs:>14,.0f} {ratio}")
+        row = f"{batch:>6} {plain:>14,.0f} {obs:>14,.0f} {ratio}"
+        for t in counts:
+            obs_t = best[(batch, True, t)]
+            row += f" {obs_t:>16,.0f} {obs_t / obs:>7.2f}x"
+        print(row)
     print(f"\ntarget at batch 8192 with observations: >= {TARGET_RATIO:.0f}x dots_and_boxes")
     if args.breakdown:
         batch = max(args.batch_sizes)
