@@ -34,7 +34,7 @@ Writes to `--output-dir`: `bc.pt` (stage 1 checkpoint), `ppo_last.zip`,
 `ppo_best.zip` and `pool/` (stage 2 checkpoints), `eval.csv`,
 `learning_curve.png`, `policy.npz` (the exported policy) and `arena/` (the
 final tournament's results). Shipping the model is a copy:
-`cp runs/ppo_bot_4p/policy.npz kanaloa_env/bots/data/ppo_4p.npz`.
+`cp runs/ppo_bot_4p/policy.npz kanaloa_env/bots/data/kanaloa_4p.npz`.
 
 Determinism: every random stream (deals of each stage, bot sampling, torch) is
 derived from `--seed`, and torch runs on one thread, so an uninterrupted run with

@@ -26,7 +26,9 @@ from kanaloa_env.bots.policy_file import (
     make_metadata,
     save_policy,
 )
-from kanaloa_env.core import NUM_ACTIONS, OBS_DIM, Config, init, observe, step
+from kanaloa_env.core import Config, init, observe, step
+from kanaloa_env.core.kanaloa.observation import OFFSETS
+from kanaloa_env.games import get_game
 
 try:
     import torch  # noqa: F401
@@ -43,10 +45,12 @@ def random_weights(
     hidden: tuple[int, ...] = (32, 16),
     activation: str = "tanh",
     seed: int = 0,
+    game: str = "kanaloa",
 ) -> PolicyWeights:
     """A small network with random weights (scaled so that actions differ by position)."""
     rng = np.random.default_rng(seed)
-    sizes = [OBS_DIM, *hidden, NUM_ACTIONS]
+    g = get_game(game)
+    sizes = [g.obs_dim, *hidden, g.num_actions]
     layers = tuple(
         (
             rng.normal(0, 1.5 / np.sqrt(i), size=(o, i)).astype(np.float32),
@@ -54,7 +58,9 @@ def random_weights(
         )
         for i, o in zip(sizes[:-1], sizes[1:], strict=True)
     )
-    meta = make_metadata(num_players, list(hidden), activation, {"recipe": "test", "seed": seed})
+    meta = make_metadata(
+        num_players, list(hidden), activation, {"recipe": "test", "seed": seed}, game
+    )
     return PolicyWeights(metadata=meta, layers=layers)
 
 
@@ -162,7 +168,7 @@ def test_decisions_are_routed_by_the_table_size_in_the_observation() -> None:
     with pytest.raises(ValueError, match="two policies for 3 players"):
         PolicyBot([w3, random_weights(3, seed=4)])
     bad = o3[:4].copy()
-    lo, hi = pf.OFFSETS["table_size"]
+    lo, hi = OFFSETS["table_size"]
     bad[:, lo:hi] = 0  # no table size at all
     with pytest.raises(ValueError, match="no valid table size"):
         both.act(bad, m3[:4], rng)
@@ -197,6 +203,22 @@ def test_policy_file_plays_in_the_arena_cli_and_make_bot(tmp_path: Path, capsys)
     assert code == 0
     table = capsys.readouterr().out
     assert "mine" in table and "8 games" in table
+
+
+@needs_torch
+def test_a_kahuna_policy_file_plays_kahuna_only(tmp_path: Path) -> None:
+    path = tmp_path / "k.npz"
+    save_policy(path, random_weights(2, game="kahuna"))
+    w = load_policy(path)
+    assert w.metadata["game"] == "kahuna" and w.metadata["obs_dim"] == get_game("kahuna").obs_dim
+    bot = make_bot(str(path), game="kahuna")
+    assert isinstance(bot, PolicyBot) and bot.game == "kahuna" and bot.num_players == (2,)
+    result = run_tournament([bot, "heuristic"], num_players=2, num_games=4, game="kahuna")
+    assert next(s for s in result.stats if s.name == "k").games == 4
+    with pytest.raises(ValueError, match="plays kahuna, not kanaloa"):
+        make_bot(str(path))
+    with pytest.raises(ValueError, match="one game"):
+        PolicyBot([w, random_weights(4)])
 
 
 # ---- the shipped model -----------------------------------------------------------------
@@ -260,7 +282,8 @@ def tampered_cases(w: PolicyWeights) -> dict[str, tuple[dict[str, np.ndarray], s
         "metadata list": (dict(a, metadata=np.frombuffer(b"[1, 2]", np.uint8)), "JSON object"),
         "unknown version": (with_metadata(w, version=2), "version 2 is not supported"),
         "other format": (with_metadata(w, format="something"), "format is 'something'"),
-        "other game": (with_metadata(w, game="kahuna"), "game 'kahuna'"),
+        "unknown game": (with_metadata(w, game="chess"), "game 'chess'; the games are"),
+        "other game's table": (with_metadata(w, game="kahuna"), r"num_players must be an int in 2"),
         "wrong obs_dim": (with_metadata(w, obs_dim=415), "obs_dim is 415"),
         "wrong num_actions": (with_metadata(w, num_actions=65), "num_actions is 65"),
         "bad table": (with_metadata(w, num_players=6), r"num_players must be an int in 3..5"),

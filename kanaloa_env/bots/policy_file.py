@@ -4,8 +4,8 @@
 from kanaloa_env.bots.policy_file import PolicyBot, export_maskable_ppo, load_policy
 
 export_maskable_ppo(model, "policy.npz", num_players=4)   # a trained sb3-contrib MaskablePPO
-bot = PolicyBot.load("policy.npz")                       # (b, 416), (b, 66) -> (b,) actions
-bot = PolicyBot.shipped()                                # the "ppo" bot: make_bot("ppo")
+bot = PolicyBot.load("policy.npz")                       # (b, obs_dim), (b, A) -> (b,) actions
+bot = PolicyBot.shipped("kahuna")                        # the "ppo" bot: make_bot("ppo", game=...)
 ```
 
 **The format** (`FORMAT`, version `VERSION`). An `.npz` archive (numpy's zip of
@@ -19,11 +19,13 @@ bot = PolicyBot.shipped()                                # the "ppo" bot: make_b
 | `output_weight` | float32 (num_actions, h_last) | action logits: x W^T + b |
 | `output_bias` | float32 (num_actions,) | |
 
-Metadata keys: `format` ("kanaloa-policy"), `version` (1), `game` ("kanaloa"),
-`num_players` (3..5, the table the policy was trained for), `obs_dim` (416),
-`num_actions` (66), `hidden_sizes` (1 to `MAX_LAYERS` sizes, each 1..`MAX_WIDTH`),
-`activation` ("tanh" or "relu", after every hidden layer) and `training` (a JSON
-object saying how the weights were made: the recipe, its command and seed).
+Metadata keys: `format` ("kanaloa-policy"), `version` (1), `game` (a game of
+`kanaloa_env.games.GAMES`: "kanaloa", "kahuna"), `num_players` (a table size of that
+game: the table the policy was trained for), `obs_dim` and `num_actions` (the game's:
+416 and 66 for Kanaloa, 321 and 153 for Kahuna), `hidden_sizes` (1 to `MAX_LAYERS`
+sizes, each 1..`MAX_WIDTH`), `activation` ("tanh" or "relu", after every hidden layer)
+and `training` (a JSON object saying how the weights were made: the recipe, its command
+and seed).
 
 **Loading an untrusted file.** `load_policy` reads the archive with
 `np.load(..., allow_pickle=False)`, so no pickled object is ever unpickled: a
@@ -36,10 +38,11 @@ metadata must have exactly the keys above with allowed values. Anything else rai
 **Playing.** `PolicyBot` rebuilds each network as a torch module (the `train`
 extra), masks the logits with the legal actions and plays the arg-max, or samples
 the masked softmax with the caller's generator (Gumbel-max). One bot may hold
-networks for several table sizes; each decision is routed by the table size written
-in its observation (`table_size`, docs/observation.md), and a table size without a
-network raises `ValueError`. `make_bot("ppo")` is `PolicyBot.shipped()`: the files
-`ppo_{P}p.npz` in `kanaloa_env/bots/data/` (docs/models.md).
+networks for several table sizes of one game; each decision is routed by the table
+size its observation was encoded for (`Game.observed_table_sizes`: Kanaloa's
+`table_size`, docs/observation.md), and a table size without a network raises
+`ValueError`. `make_bot("ppo", game=...)` is `PolicyBot.shipped(game)`: the files
+`{game}_{P}p.npz` in `kanaloa_env/bots/data/` (docs/models.md).
 """
 
 from __future__ import annotations
@@ -53,10 +56,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..core import NUM_ACTIONS, OBS_DIM
 from ..core.files import atomic_write_path
-from ..core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS
-from ..core.kanaloa.observation import OFFSETS
+from ..games import GAMES, get_game
+from ..games.protocol import Game
 
 FORMAT = "kanaloa-policy"
 VERSION = 1
@@ -83,7 +85,6 @@ TRAIN_EXTRA_HINT = (
     "pip install kanaloa_env[train] (for the CPU-only build of torch first: "
     "pip install torch --index-url https://download.pytorch.org/whl/cpu)"
 )
-_TABLE_SIZE = OFFSETS["table_size"]  # one-hot of 3, 4, 5 players
 
 
 @dataclass(frozen=True)
@@ -170,16 +171,19 @@ def check_metadata(meta: object) -> dict[str, Any]:
             f"policy file format version {meta['version']!r} is not supported (this "
             f"kanaloa_env reads version {VERSION}); use the kanaloa_env that wrote it"
         )
-    if meta["game"] != "kanaloa":
-        raise ValueError(f"policy file is for game {meta['game']!r}, expected 'kanaloa'")
+    if not isinstance(meta["game"], str) or meta["game"] not in GAMES:
+        raise ValueError(f"policy file is for game {meta['game']!r}; the games are {sorted(GAMES)}")
+    game = get_game(meta["game"])
     n = meta["num_players"]
-    if not _is_int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n!r}")
-    for key, want in (("obs_dim", OBS_DIM), ("num_actions", NUM_ACTIONS)):
+    if not _is_int(n) or n not in game.player_counts:
+        raise ValueError(
+            f"num_players must be an int in {game.player_counts_text()} ({game.title}), got {n!r}"
+        )
+    for key, want in (("obs_dim", game.obs_dim), ("num_actions", game.num_actions)):
         if meta[key] != want or not _is_int(meta[key]):
             raise ValueError(
-                f"{key} is {meta[key]!r} but this kanaloa_env's observations need {want}: "
-                "the policy was made for another observation or action layout"
+                f"{key} is {meta[key]!r} but this kanaloa_env's {game.title} observations "
+                f"need {want}: the policy was made for another observation or action layout"
             )
     sizes = meta["hidden_sizes"]
     if (
@@ -343,15 +347,17 @@ def make_metadata(
     hidden_sizes: Sequence[int],
     activation: str,
     training: Mapping[str, Any] | None = None,
+    game: str | Game[Any, Any] = "kanaloa",
 ) -> dict[str, Any]:
-    """Metadata for a Kanaloa policy of this shape (validated)."""
+    """Metadata for a policy of this shape for `game` (validated)."""
+    g = get_game(game)
     meta = {
         "format": FORMAT,
         "version": VERSION,
-        "game": "kanaloa",
+        "game": g.name,
         "num_players": num_players,
-        "obs_dim": OBS_DIM,
-        "num_actions": NUM_ACTIONS,
+        "obs_dim": g.obs_dim,
+        "num_actions": g.num_actions,
         # numpy ints (from array shapes) become plain ints; anything else is checked below.
         "hidden_sizes": [int(h) if isinstance(h, np.integer) else h for h in hidden_sizes],
         "activation": activation,
@@ -369,6 +375,7 @@ def export_maskable_ppo(
     path: str | os.PathLike[str] | None,
     num_players: int,
     training: Mapping[str, Any] | None = None,
+    game: str | Game[Any, Any] = "kanaloa",
 ) -> PolicyWeights:
     """Export the policy network of an sb3-contrib `MaskablePPO` model as a policy file.
 
@@ -376,18 +383,19 @@ def export_maskable_ppo(
     `action_net`; the value network is not exported (a bot does not need it).
 
     Args:
-        model: a `MaskablePPO` model or its `MaskableActorCriticPolicy`, with (416,)
-            observations, 66 actions and the default flatten features extractor.
+        model: a `MaskablePPO` model or its `MaskableActorCriticPolicy`, with the
+            game's observations and actions and the default flatten features extractor.
         path: where to write the `.npz` (atomically), or None to only convert.
-        num_players: the table size it was trained for (3..5).
+        num_players: the table size it was trained for (Kanaloa 3..5, Kahuna 2).
         training: how it was trained (recipe, command, seed, ...), plain JSON data.
+        game: the game it plays (default Kanaloa).
 
     Returns:
         The exported `PolicyWeights`.
 
     Raises:
         ValueError: the policy is not an MLP of Linear layers with one activation
-            (tanh or ReLU), or its spaces are not Kanaloa's.
+            (tanh or ReLU), or its spaces are not the game's.
         ImportError: torch is not installed (the `train` extra).
     """
     torch = _import_torch()
@@ -398,12 +406,13 @@ def export_maskable_ppo(
                 f"export needs a MaskablePPO model or policy, got {type(model).__name__} "
                 f"(no {attr})"
             )
+    g = get_game(game)
     obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
     n = getattr(policy.action_space, "n", None)
-    if obs_shape != (OBS_DIM,) or n != NUM_ACTIONS:
+    if obs_shape != (g.obs_dim,) or n != g.num_actions:
         raise ValueError(
-            f"the policy must take ({OBS_DIM},) observations and {NUM_ACTIONS} actions; it has "
-            f"{obs_shape} and {n}"
+            f"a {g.title} policy takes ({g.obs_dim},) observations and {g.num_actions} "
+            f"actions; this one has {obs_shape} and {n}"
         )
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
@@ -430,7 +439,7 @@ def export_maskable_ppo(
         )
     layers.append(_linear_arrays(policy.action_net))
     meta = make_metadata(
-        num_players, [w.shape[0] for w, _ in layers[:-1]], activations.pop(), training
+        num_players, [w.shape[0] for w, _ in layers[:-1]], activations.pop(), training, g
     )
     weights = PolicyWeights(metadata=meta, layers=tuple(layers))
     if path is not None:
@@ -477,28 +486,12 @@ def to_torch(weights: PolicyWeights) -> Any:
     return net
 
 
-def table_sizes(observations: np.ndarray) -> np.ndarray:
-    """(b,) int64 table size written in each observation (its `table_size` one-hot).
-
-    Raises:
-        ValueError: a row whose `table_size` is not a one-hot.
-    """
-    onehot = np.asarray(observations)[:, _TABLE_SIZE[0] : _TABLE_SIZE[1]]
-    ok = (onehot.sum(axis=1) == 1) & ((onehot == 0) | (onehot == 1)).all(axis=1)
-    if not ok.all():
-        bad = int(np.flatnonzero(~ok)[0])
-        raise ValueError(
-            f"observation row {bad} has no valid table size (its table_size one-hot is "
-            f"{onehot[bad].tolist()}): observations must come from kanaloa_env.core.observe"
-        )
-    return MIN_PLAYERS + np.argmax(onehot, axis=1).astype(np.int64)
-
-
-def shipped_paths() -> dict[int, str]:
-    """The shipped policy files by table size: `kanaloa_env/bots/data/ppo_{P}p.npz`."""
+def shipped_paths(game: str | Game[Any, Any] = "kanaloa") -> dict[int, str]:
+    """The shipped policy files of `game` by table size: `kanaloa_env/bots/data/{game}_{P}p.npz`."""
+    g = get_game(game)
     out = {}
-    for p in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        path = os.path.join(SHIPPED_DIR, f"ppo_{p}p{SUFFIX}")
+    for p in g.player_counts:
+        path = os.path.join(SHIPPED_DIR, f"{g.name}_{p}p{SUFFIX}")
         if os.path.isfile(path):
             out[p] = path
     return out
@@ -508,20 +501,23 @@ class PolicyBot:
     """A bot playing policy networks from weights-only files (`load_policy`).
 
     Args:
-        policies: one `PolicyWeights` or several for different table sizes (at most
-            one per size); each decision is played by the network for the table size
-            in its observation.
+        policies: one `PolicyWeights` or several of one game for different table sizes
+            (at most one per size); each decision is played by the network for the
+            table size its observation was encoded for.
         deterministic: play the most likely legal action (default) or sample the
             masked softmax with the `rng` given to `act`.
         name: the bot's name (default "ppo").
 
     Raises:
-        ValueError: no policy, or two for the same table size.
+        ValueError: no policy, policies of different games, or two for one table size.
         ImportError: torch is not installed (the message says how to install it).
+
+    Attributes:
+        game: the name of the game its policies play (callers refuse it at another
+            game's table).
     """
 
     uses_state = False
-    game = "kanaloa"
 
     def __init__(
         self,
@@ -532,6 +528,11 @@ class PolicyBot:
         items = [policies] if isinstance(policies, PolicyWeights) else list(policies)
         if not items or not all(isinstance(p, PolicyWeights) for p in items):
             raise ValueError("PolicyBot needs one or more PolicyWeights (see load_policy)")
+        games = sorted({p.metadata["game"] for p in items})
+        if len(games) != 1:
+            raise ValueError(f"PolicyBot plays one game; these policies are for {games}")
+        self.game: str = games[0]
+        self._game = get_game(self.game)
         by_size: dict[int, PolicyWeights] = {}
         for p in items:
             if p.num_players in by_size:
@@ -559,12 +560,16 @@ class PolicyBot:
         return cls([load_policy(p) for p in items], deterministic=deterministic, name=name)
 
     @classmethod
-    def shipped(cls, deterministic: bool = True) -> PolicyBot:
-        """The "ppo" bot: every shipped policy file (docs/models.md)."""
-        paths = shipped_paths()
+    def shipped(
+        cls, game: str | Game[Any, Any] = "kanaloa", deterministic: bool = True
+    ) -> PolicyBot:
+        """The "ppo" bot of `game`: every shipped policy file of it (docs/models.md)."""
+        g = get_game(game)
+        paths = shipped_paths(g)
         if not paths:
             raise ValueError(
-                f"no shipped policy files ppo_*p{SUFFIX} in {SHIPPED_DIR} (a broken install?)"
+                f"no shipped policy files {g.name}_*p{SUFFIX} in {SHIPPED_DIR}: "
+                f"{g.title} has no 'ppo' bot in this install"
             )
         return cls([load_policy(p) for p in paths.values()], deterministic, name="ppo")
 
@@ -574,11 +579,11 @@ class PolicyBot:
         return tuple(self.weights)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, 66) float32 unmasked logits, each row from its table size's network."""
+        """(b, num_actions) float32 unmasked logits, each row from its table size's network."""
         torch = _import_torch()
         obs = np.ascontiguousarray(observations, dtype=np.float32)
-        sizes = table_sizes(obs)
-        out = np.empty((len(obs), NUM_ACTIONS), dtype=np.float32)
+        sizes = self._game.observed_table_sizes(obs)
+        out = np.empty((len(obs), self._game.num_actions), dtype=np.float32)
         for n in np.unique(sizes).tolist():
             if n not in self.nets:
                 raise ValueError(
@@ -598,7 +603,7 @@ class PolicyBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, OBS_DIM) observations and (b, 66) bool masks.
+        """(b,) int64 legal actions for (b, obs_dim) observations and (b, num_actions) bool masks.
 
         Raises:
             ValueError: wrong shapes, a mask row without a legal action, or a table
@@ -606,7 +611,7 @@ class PolicyBot:
         """
         from .model import _check_batch  # the shape checks every model bot makes
 
-        obs, m = _check_batch(observations, masks, OBS_DIM, NUM_ACTIONS)
+        obs, m = _check_batch(observations, masks, self._game.obs_dim, self._game.num_actions)
         if len(m) == 0:
             return np.zeros(0, dtype=np.int64)
         scores = self.logits(obs)
@@ -619,6 +624,6 @@ class PolicyBot:
 
     def __repr__(self) -> str:
         return (
-            f"PolicyBot({self.name!r}, players={list(self.weights)}, "
+            f"PolicyBot({self.name!r}, game={self.game!r}, players={list(self.weights)}, "
             f"deterministic={self.deterministic})"
         )

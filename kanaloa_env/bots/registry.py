@@ -138,15 +138,16 @@ def load_model_bot(path: str, game: str | Game | None = None, deterministic: boo
     models you trust. A policy file is read without unpickling (`bots.policy_file`).
     """
     if path.endswith(POLICY_SUFFIX):
-        g = get_game(game)
-        if g.name != "kanaloa":
-            raise ValueError(f"policy files ({POLICY_SUFFIX}) hold Kanaloa policies, not {g.title}")
         from .policy_file import PolicyBot
 
         try:
-            return PolicyBot.load(path, deterministic=deterministic)
+            bot = PolicyBot.load(path, deterministic=deterministic)
         except ImportError as exc:
             raise ValueError(f"cannot load policy {path!r}: {exc}") from exc
+        g = get_game(game)
+        if bot.game != g.name:
+            raise ValueError(f"policy file {path!r} plays {bot.game}, not {g.name}")
+        return bot
     if not os.path.isfile(path) and os.path.isfile(path + MODEL_SUFFIX):
         path += MODEL_SUFFIX
     if not os.path.isfile(path):

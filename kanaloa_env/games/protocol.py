@@ -231,6 +231,15 @@ class Game(Generic[S, C]):
         game's player to act); only what that player may know."""
         raise NotImplementedError
 
+    def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
+        """(b,) int64: the table size each (b, obs_dim) observation was encoded for (a
+        policy file's network is chosen by it). The default serves a game with one table
+        size; a game with several reads it from the observation (ValueError for a row
+        that does not say)."""
+        if len(self.player_counts) != 1:
+            raise NotImplementedError(f"{self.name} must read the table size from observations")
+        return np.full(len(observations), self.player_counts[0], dtype=np.int64)
+
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(obs_dim,) float32 low and high: every observation lies inside (checked by tests)."""
         raise NotImplementedError

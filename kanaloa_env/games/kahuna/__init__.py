@@ -176,13 +176,16 @@ class KahunaGame(Game[State, Config]):
     # ---- bots ---------------------------------------------------------------------------
 
     def bot_factories(self) -> dict[str, Callable[[], Any]]:
-        """ "heuristic" and "search" (`SearchBot(game="kahuna")` with
-        `KAHUNA_SEARCH_DEFAULTS`, see docs/kahuna.md)."""
+        """ "heuristic", "search" (`SearchBot(game="kahuna")` with
+        `KAHUNA_SEARCH_DEFAULTS`, see docs/kahuna.md) and "ppo" (the shipped policy
+        files `kahuna_*p.npz`, docs/models.md)."""
+        from ...bots.policy_file import PolicyBot
         from ...bots.search import SearchBot
         from .search import KAHUNA_SEARCH_DEFAULTS
 
         search = functools.partial(SearchBot, game="kahuna", **KAHUNA_SEARCH_DEFAULTS)
-        return {**super().bot_factories(), "search": search}
+        ppo = functools.partial(PolicyBot.shipped, "kahuna")
+        return {**super().bot_factories(), "search": search, "ppo": ppo}
 
     # ---- positions -------------------------------------------------------------------
 

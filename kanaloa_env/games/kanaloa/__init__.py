@@ -10,6 +10,7 @@ adds what the layers above ask of a game: the text table (`text.py`), the pictur
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
@@ -111,6 +112,19 @@ class KanaloaGame(Game[State, Config]):
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return _LOW, _HIGH
 
+    def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
+        """Read from each observation's `table_size` one-hot (docs/observation.md)."""
+        lo, hi = OFFSETS["table_size"]
+        onehot = np.asarray(observations)[:, lo:hi]
+        ok = (onehot.sum(axis=1) == 1) & ((onehot == 0) | (onehot == 1)).all(axis=1)
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            raise ValueError(
+                f"observation row {bad} has no valid table size (its table_size one-hot is "
+                f"{onehot[bad].tolist()}): observations must come from kanaloa_env.core.observe"
+            )
+        return MIN_PLAYERS + np.argmax(onehot, axis=1).astype(np.int64)
+
     def public_view(self, state: State, seats: np.ndarray) -> State:
         """A copy with other players' hands and the random key (which fixes future deals)
         zeroed: what player `seats[i]` may know in game `i`."""
@@ -129,7 +143,11 @@ class KanaloaGame(Game[State, Config]):
         from ...bots.policy_file import PolicyBot
         from ...bots.search import SearchBot
 
-        return {**super().bot_factories(), "search": SearchBot, "ppo": PolicyBot.shipped}
+        return {
+            **super().bot_factories(),
+            "search": SearchBot,
+            "ppo": functools.partial(PolicyBot.shipped, "kanaloa"),
+        }
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner first, the others by progress (R9.1); a truncated game by progress."""
