@@ -1,4 +1,4 @@
-"""A rule-based Kahuna player that acts on whole batches with numpy (no loop over games)."""
+"""A rule-based Kahuna player: one compiled decision per game, run over a batch."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+from numba import types
 
-from ...core.kahuna import cards
-from ...core.kahuna.board import held_islands, island_counts
+from ...core.kahuna.board import COUNT_BITS, bridge_counts, held
+from ...core.kahuna.cards import count_of, num_cards
 from ...core.kahuna.constants import (
     ACTION_CARD,
     ACTION_CARD2,
@@ -26,9 +27,11 @@ from ...core.kahuna.constants import (
     LINES_AT,
     MAJORITY,
     NUM_ACTIONS,
+    NUM_CARDS,
     NUM_ISLANDS,
     NUM_LINES,
     REMOVE_BASE,
+    REMOVE_PAIRS,
     ROW_SLOTS,
     SKIP,
     TAKE_BASE,
@@ -36,38 +39,22 @@ from ...core.kahuna.constants import (
     Phase,
 )
 from ...core.kahuna.state import State
-
-_PLAY, _DRAW_PHASE = int(Phase.PLAY), int(Phase.DRAW)
-_CARD_ACTIONS = DISCARD_BASE  # PLACE and REMOVE: the actions that spend cards on the board
-_LINE_BIT = (np.uint32(1) << np.arange(NUM_LINES, dtype=np.uint32)).astype(np.uint32)
-_ISLAND_BIT = (np.uint16(1) << np.arange(NUM_ISLANDS, dtype=np.uint16)).astype(np.uint16)
-_LINE_SHIFT = np.arange(NUM_LINES, dtype=np.uint32)
-_MAJ = MAJORITY.astype(np.int16)
-_LINES_AT = LINES_AT.astype(np.uint32)
-_OTHER_END = (LINE_A.astype(np.int16) + LINE_B).astype(np.intp)  # a + b - x: the end not x
-_MAX_DEGREE = int(DEGREE.max())
-# _AT_LINE[x, j], _AT_FAR[x, j]: island x's j-th line and that line's far end; rows
-# shorter than the largest degree are padded with line NUM_LINES (a column of zeros
-# that `_bits` appends) and island 0.
-_AT_LINE = np.full((NUM_ISLANDS, _MAX_DEGREE), NUM_LINES, dtype=np.intp)
-_AT_FAR = np.zeros((NUM_ISLANDS, _MAX_DEGREE), dtype=np.intp)
-for _x in range(NUM_ISLANDS):
-    _lines_at_x = np.flatnonzero((LINES_AT[_x] >> np.arange(NUM_LINES)) & 1)
-    _AT_LINE[_x, : len(_lines_at_x)] = _lines_at_x
-    _AT_FAR[_x, : len(_lines_at_x)] = _OTHER_END[_lines_at_x] - _x
-_IS_PLACE = ACTION_KIND[:_CARD_ACTIONS] == Kind.PLACE
-_SPENT = np.where(_IS_PLACE, 1, 2)[:_CARD_ACTIONS]  # cards each PLACE / REMOVE pays
+from ...core.kernels import Entry, kernel, popcount, run_batch, small_kernel
 
 
 @dataclass
 class HeuristicBot:
     """A rule-based Kahuna player; needs the public game state (`uses_state = True`).
 
-    Every decision of the batch is computed at once, with numpy on the bit sets of
-    the state (no loop over games). It reads only what the deciding player may know
+    Each game's decision is one compiled function (numba, `core.kernels`), run over
+    the batch in one call. It reads only what the deciding player may know
     (`public_view`: its own hand, the opponent's hand only as far as `known` shows,
     K6.7, the pile's size but not its order, K12) and never steps the view: the
-    effect of an action is worked out on copies of the bridge and stone sets.
+    effect of an action is worked out on copies of the bridge and stone bit sets.
+    Its figures are those of the numpy bot it replaced, to the last bit, so every
+    decision is the same: the chances are float32 as they were there, sums over the
+    islands run in numpy's pairwise order, and the binomial powers are numpy's own
+    (`_POWERS`, a table of every power the estimate can ask for).
 
     **How it judges a position.** A value in stones (`_value`), from the deciding
     player's side, of both players' bridges and stones and its own hand:
@@ -238,326 +225,506 @@ class HeuristicBot:
             raise ValueError("seats must be each game's player to act (view.current_player)")
         if b and not masks.any(axis=1).all():
             raise ValueError("every mask row needs at least one legal action")
-        actions = np.argmax(masks, axis=1).astype(np.int64)  # replaced below in every row
+        actions = np.empty(b, dtype=np.int64)
         if b == 0:
             return actions
-        ctx = _Context.build(self, view, seats)
-        phase = view.phase
-        final = view.final_turns_left > 0
-        # PLAY: the best card action while it gains enough; otherwise the turn ends.
-        undecided = phase == _DRAW_PHASE
-        play = np.flatnonzero(phase == _PLAY)
-        if play.size:
-            best, gain = self._best_card_action(ctx, play, masks[play])
-            go = gain > np.where(final[play], 0.0, self.play_threshold)
-            actions[play[go]] = best[go]
-            stop = play[~go]
-            actions[stop[final[stop]]] = END_PLAY  # K3.3: a final turn ends with END_PLAY
-            undecided[stop[~final[stop]]] = True
-        rows = np.flatnonzero(undecided)
-        if rows.size:
-            actions[rows] = self._end_turn(ctx, rows, masks[rows])
+        params = np.array([getattr(self, name) for name in _PARAMS], dtype=np.float64)
+        race = np.array(self.race_values, dtype=np.float64)
+        danger = np.array(self.danger, dtype=np.float64)
+        f = masks.flags
+        if not (f.c_contiguous and f.aligned and f.writeable):
+            masks = masks.copy()  # (the form `_DECIDE` is compiled for)
+        args = (seats.astype(np.int64, copy=False), masks, params, race, danger, _POWERS, actions)
+        run_batch(_DECIDE(view), b, 1, view.config.rules, view.kernel_arrays(), *args)
         return actions
 
-    # ---- the value of a position -------------------------------------------------
 
-    def _value(
-        self,
-        ctx: _Context,
-        k: np.ndarray,
-        mb: np.ndarray,
-        ob: np.ndarray,
-        ms: np.ndarray,
-        os_: np.ndarray,
-        hand: np.ndarray,
-    ) -> np.ndarray:
-        """(n,) value in stones, for the player deciding in row `k[i]` of `ctx`, of the
-        position with its bridges `mb`, the opponent's `ob` (uint32 line sets), stones
-        `ms`, `os_` (uint16 island sets) and its hand `hand` (count words), all (n,)."""
-        cm = island_counts(mb).astype(np.int16)  # (n, 12)
-        co = island_counts(ob).astype(np.int16)
-        free = ~(mb | ob) & np.uint32(ALL_LINES)
-        cf = island_counts(free).astype(np.int16)
-        nm = np.bitwise_count(mb).astype(np.intp)
-        no = np.bitwise_count(ob).astype(np.intp)
-        sm = np.bitwise_count(ms).astype(np.int16)
-        so = np.bitwise_count(os_).astype(np.int16)
-        hm, ho = held_islands(mb), held_islands(ob)
-        value = (sm - so).astype(np.float64)
-        value += self.unmarked_value * (
-            np.bitwise_count(hm & ~ms).astype(np.float64)
-            - np.bitwise_count(ho & ~os_).astype(np.float64)
-        )
-        value += self.bridge_value * (nm - no)
-        danger = np.asarray(self.danger, dtype=np.float64)
-        last = len(danger)
-        early = ctx.early[k]
-        value += early * (_at(danger, no, last) - _at(danger, nm, last))
-        # The races: islands nobody holds, where a side has the free lines it needs.
-        need_m = _MAJ - cm
-        need_o = _MAJ - co
-        open_m = (need_m >= 1) & (need_m <= cf) & (nm < BRIDGES_PER_PLAYER)[:, None]
-        open_o = (need_o >= 1) & (need_o <= cf) & (no < BRIDGES_PER_PLAYER)[:, None]
-        race = np.asarray(self.race_values, dtype=np.float64)
-        span = len(race)
-        # A side that needs more bridges than the other where both can still win.
-        m_behind = np.where(open_o & (need_o < need_m), self.behind_factor, 1.0)
-        o_behind = np.where(open_m & (need_m < need_o), self.behind_factor, 1.0)
-        value += ctx.mine_next[k] * (_at(race, need_m, span) * open_m * m_behind).sum(axis=1)
-        value -= ctx.theirs_next[k] * (_at(race, need_o, span) * open_o * o_behind).sum(axis=1)
-        # Cards that pay for a bridge at island x: x's own, and the far ends of x's
-        # free lines (K4.1).
-        fbits = _bits(free)
-        unseen = ctx.unseen[k]
-        u = ctx.num_unseen[k][:, None]
-        r_unseen = _paying(fbits, unseen)
-        # The opponent's claims on its next turn.
-        r_known = _paying(fbits, ctx.their_known[k])
-        hidden = ctx.their_hidden[k][:, None]
-        p1 = _at_least(1, r_known, hidden, r_unseen, u)
-        p2 = _at_least(2, r_known, hidden, r_unseen, u)
-        p_theirs = np.where(need_o == 1, p1, self.double_weight * p2 * (need_o == 2)) * open_o
-        cost = self._claim_worth(ctx, k, so, mb, ms, early, danger)
-        value -= ctx.theirs_next[k] * (p_theirs * cost).sum(axis=1)
-        # Removals that would break the player's islands held with no bridge to spare.
-        # (A card of x or of the far end of one of the player's lines at x.)
-        mbits = _bits(mb)
-        b_known = _paying(mbits, ctx.their_known[k])
-        b_unseen = _paying(mbits, unseen)
-        tight = (cm == _MAJ) & ((ms[:, None] & _ISLAND_BIT) != 0)
-        p_break = _at_least(2, b_known, hidden, b_unseen, u) * tight
-        value -= ctx.theirs_next[k] * self.break_weight * p_break.sum(axis=1)
+# ---- the compiled decision ----------------------------------------------------------
+#
+# One game at a time (`_decide`), with small work arrays allocated once per call. The
+# figures reproduce the numpy bot's, operation by operation: float64 for values, float32
+# for the chances (numpy computed them in float32: float32 arrays with Python floats
+# stay float32), sums over the 12 islands in numpy's pairwise order (`_sum12`), and
+# numpy's float32 powers (`_POWERS`), so that every comparison, and so every decision,
+# comes out the same.
+
+# The parameters as the kernels take them (`params`), by index.
+_PARAMS = (
+    "card_cost",
+    "play_threshold",
+    "own_weight",
+    "second_weight",
+    "break_weight",
+    "double_weight",
+    "take_chance",
+    "early_round1",
+    "unmarked_value",
+    "bridge_value",
+    "take_margin",
+    "swap_margin",
+    "behind_factor",
+)
+(
+    _CARD_COST,
+    _PLAY_THRESHOLD,
+    _OWN_WEIGHT,
+    _SECOND_WEIGHT,
+    _BREAK_WEIGHT,
+    _DOUBLE_WEIGHT,
+    _TAKE_CHANCE,
+    _EARLY_ROUND1,
+    _UNMARKED_VALUE,
+    _BRIDGE_VALUE,
+    _TAKE_MARGIN,
+    _SWAP_MARGIN,
+    _BEHIND_FACTOR,
+) = range(len(_PARAMS))
+# The weights of the moment of the game (`moment`), by index: 1 while the player has
+# another turn, 1 while the opponent has, the weight of the early-end danger (K8.2),
+# the value of a card kept in hand, the value of the position as it is.
+_MINE_NEXT, _THEIRS_NEXT, _EARLY, _COST, _BEFORE = range(5)
+# Counts (`facts`), by index: the stones of a player's supply (the config's), the cards
+# the player has not seen, the opponent's cards it does not know (K6.7).
+_STONES, _NUM_UNSEEN, _HIDDEN = range(3)
+# Rows of the (4, 12) card counts (`cards`): cards of each island the player has not
+# seen, the opponent's cards it knows, the face-up cards, and a hand being judged.
+_UNSEEN, _KNOWN, _FACE, _MINE = range(4)
+
+_PLAY, _DRAW_PHASE = int(Phase.PLAY), int(Phase.DRAW)
+_PLACE = int(Kind.PLACE)
+_CARD_ACTIONS = DISCARD_BASE  # PLACE and REMOVE: the actions that spend cards on the board
+_KIND = ACTION_KIND.astype(np.int64)
+_LINE = ACTION_LINE.astype(np.int64)
+_CARD = ACTION_CARD.astype(np.int64)
+_CARD2 = ACTION_CARD2.astype(np.int64)
+_LINE_A = LINE_A.astype(np.int64)
+_LINE_B = LINE_B.astype(np.int64)
+_LINES_AT = LINES_AT.astype(np.int64)
+_MAJ = MAJORITY.astype(np.int64)
+_DEGREE = DEGREE.astype(np.int64)
+# _AT_LINE[x, j], _AT_FAR[x, j]: island x's j-th line (j < _DEGREE[x]) and its far end.
+_AT_LINE = np.zeros((NUM_ISLANDS, int(DEGREE.max())), dtype=np.int64)
+_AT_FAR = np.zeros((NUM_ISLANDS, int(DEGREE.max())), dtype=np.int64)
+for _x in range(NUM_ISLANDS):
+    _lines_at_x = np.flatnonzero((LINES_AT[_x] >> np.arange(NUM_LINES)) & 1)
+    _AT_LINE[_x, : len(_lines_at_x)] = _lines_at_x
+    _AT_FAR[_x, : len(_lines_at_x)] = _LINE_A[_lines_at_x] + _LINE_B[_lines_at_x] - _x
+_FALLBACK = np.array([DRAW, *range(TAKE_BASE, TAKE_BASE + ROW_SLOTS), SKIP, END_PLAY], np.int64)
+_F0, _F1 = np.float32(0.0), np.float32(1.0)
+_INF = np.inf
+
+
+def _power_table() -> np.ndarray:
+    """(25, 25, 6) float32: `_POWERS[a, n, h]` is numpy's float32 `(1 - p) ** h` for
+    the chance p = a / max(n, 1) of `_at_least` (a of the n unseen cards useful, h
+    hidden cards), computed as the numpy bot computed it: a (rows, 12) float32 array
+    to the power of a (rows, 1) one. (numpy's vectorised power differs from C's `powf`,
+    hence from the compiled `**`, in the last bit for about one input in seven.)"""
+    a = np.arange(NUM_CARDS + 1, dtype=np.float32)[:, None]
+    n = np.arange(NUM_CARDS + 1, dtype=np.float32)[None, :]
+    p = np.clip(a / np.maximum(n, 1.0), 0.0, 1.0)
+    base = np.repeat((1.0 - p).reshape(-1, 1), NUM_ISLANDS, axis=1)
+    table = np.empty((*p.shape, HAND_LIMIT + 1), dtype=np.float32)
+    for h in range(HAND_LIMIT + 1):
+        hidden = np.full((len(base), 1), h, dtype=np.float32)
+        table[..., h] = (base**hidden)[:, 0].reshape(p.shape)
+    table.flags.writeable = False
+    return table
+
+
+_POWERS = _power_table()
+
+
+@kernel
+def _decide_range(c, s, seats, masks, params, race, danger, powers, out, lo, hi):  # type: ignore[no-untyped-def]
+    bot = (params, race, danger, powers)
+    work = _work_arrays()
+    for i in range(lo, hi):
+        out[i] = _decide(c, s, i, seats[i], masks[i], bot, work)
+
+
+_DECIDE = Entry(
+    _decide_range,
+    types.int64[::1],
+    types.boolean[:, ::1],
+    types.float64[::1],
+    types.float64[::1],
+    types.float64[::1],
+    types.Array(types.float32, 3, "C", readonly=True),  # _POWERS
+    types.int64[::1],
+)
+
+
+@small_kernel
+def _work_arrays():  # type: ignore[no-untyped-def]
+    """The work arrays of `_decide` (`work`)."""
+    return (
+        np.empty((4, NUM_ISLANDS), dtype=np.int64),  # cards
+        np.empty(3, dtype=np.int64),  # facts
+        np.empty(5, dtype=np.float64),  # moment
+        np.empty((3, NUM_ISLANDS), dtype=np.float64),  # terms of sums over the islands
+        np.empty(NUM_ISLANDS, dtype=np.float32),  # the same in float32
+        np.empty(NUM_ISLANDS, dtype=np.float64),  # worth
+    )
+
+
+@kernel
+def _decide(c, s, g, seat, mask, bot, work):  # type: ignore[no-untyped-def]
+    """The action of game g's player `seat`, to act: in PLAY the best card action while
+    it gains enough, otherwise (and in DRAW) the end of the turn. `bot`: the parameters
+    (`params`, `race`, `danger`) and `_POWERS`; `work`: the work arrays (`cards`,
+    `facts`, `moment`, the terms of sums over the islands, `worth`)."""
+    params = bot[0]
+    cards, facts, moment = work[0], work[1], work[2]
+    q = 1 - seat
+    hand = np.int64(s.hands[g, seat])
+    mb, ob = np.int64(s.bridges[g, seat]), np.int64(s.bridges[g, q])
+    ms, os_ = np.int64(s.stones[g, seat]), np.int64(s.stones[g, q])
+    # What the player has not seen: neither in its hand or discards, nor known in the
+    # opponent's hand (K6.7), nor face up.
+    theirs = np.int64(s.hands[g, q])
+    seen = hand + np.int64(s.discard_up[g]) + np.int64(s.discard_down[g, seat])
+    filled = 0
+    for x in range(NUM_ISLANDS):
+        cards[_FACE, x] = 0
+    for slot in range(ROW_SLOTS):
+        x = s.face_up[g, slot]
+        if x >= 0:
+            cards[_FACE, x] += 1
+            filled += 1
+    unseen = 0
+    for x in range(NUM_ISLANDS):
+        cards[_KNOWN, x] = count_of(theirs, x)
+        n = 2 - (count_of(seen, x) + cards[_KNOWN, x] + cards[_FACE, x])
+        cards[_UNSEEN, x] = max(n, 0)
+        unseen += cards[_UNSEEN, x]
+    facts[_STONES] = c.stones_per_player
+    facts[_NUM_UNSEEN] = unseen
+    facts[_HIDDEN] = s.hidden_hand[g, q]
+    # K8.2: from round 2 on; in round 1 fully only once the scoring is near.
+    early = 1.0
+    if s.num_scorings[g] == 0 and np.int64(s.pile_size[g]) + filled > 4:
+        early = params[_EARLY_ROUND1]
+    if not c.early_end:
+        early = 0.0
+    final_left = s.final_turns_left[g]
+    moment[_MINE_NEXT] = 1.0 if final_left == 0 else 0.0
+    moment[_THEIRS_NEXT] = 1.0 if final_left != 1 else 0.0
+    moment[_EARLY] = early
+    moment[_COST] = 0.0 if final_left > 0 else params[_CARD_COST]
+    moment[_BEFORE] = _value(bot, work, mb, ob, ms, os_, hand)
+    phase = s.phase[g]
+    if phase == _PLAY:
+        best, gain = _best_card_action(bot, work, mb, ob, ms, os_, hand, mask)
+        if gain > (0.0 if final_left > 0 else params[_PLAY_THRESHOLD]):
+            return best
+        if final_left > 0:
+            return END_PLAY  # K3.3: a final turn ends with END_PLAY
+    elif phase != _DRAW_PHASE:  # (no decision: the first legal action)
+        return _first_legal(mask)
+    _card_worth(bot, work, mb, ob, ms, os_, hand)
+    return _end_turn(s, g, params, work, hand, mask)
+
+
+# ---- the value of a position ---------------------------------------------------------
+
+
+@small_kernel
+def _at(table, i):  # type: ignore[no-untyped-def]
+    """`table[i]`, 0 past its end and below 0."""
+    return table[i] if 0 <= i < len(table) else 0.0
+
+
+@small_kernel
+def _sum12(t):  # type: ignore[no-untyped-def]
+    """The sum of the 12 entries of `t` in numpy's pairwise order (8 partial sums
+    paired, then the rest one by one), in `t`'s float type."""
+    r = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]))
+    return r + t[8] + t[9] + t[10] + t[11]
+
+
+@small_kernel
+def _paying(lines, x, counts):  # type: ignore[no-untyped-def]
+    """The cards among `counts` (12,) of island x itself or of the far end of one of
+    the lines of the line set `lines` at x: the cards that pay for a bridge on those
+    lines at x (K4.1), or pair up with an x card to remove one (K4.2)."""
+    n = counts[x]
+    for j in range(_DEGREE[x]):
+        n += ((lines >> _AT_LINE[x, j]) & 1) * counts[_AT_FAR[x, j]]
+    return n
+
+
+@small_kernel
+def _power(powers, useful, unseen, hidden):  # type: ignore[no-untyped-def]
+    """numpy's float32 (1 - p) ** hidden for p = useful / max(unseen, 1) (`_POWERS`;
+    computed here for a count no legal position has)."""
+    if 0 <= hidden <= HAND_LIMIT and 0 <= useful <= NUM_CARDS and 0 <= unseen <= NUM_CARDS:
+        return powers[useful, unseen, hidden]
+    p = min(max(np.float32(useful) / np.float32(max(unseen, 1)), _F0), _F1)
+    return np.float32((_F1 - p) ** np.float32(hidden))
+
+
+@small_kernel
+def _at_least(need, known, hidden, useful, unseen, powers):  # type: ignore[no-untyped-def]
+    """float32 chance that a hand holds at least `need` (1 or 2) useful cards: `known`
+    of them are certain, the `hidden` other cards are each useful with chance useful /
+    unseen (a binomial estimate of drawing from the unseen cards)."""
+    if need - known <= 0:
+        return _F1
+    p = min(max(np.float32(useful) / np.float32(max(unseen, 1)), _F0), _F1)
+    none = _power(powers, useful, unseen, hidden)
+    p1 = _F1 - none
+    if need - known == 1:
+        return p1
+    one = np.float32(hidden) * p * _power(powers, useful, unseen, max(hidden - 1, 0))
+    return max(p1 - one, _F0)
+
+
+@small_kernel
+def _held_of(counts):  # type: ignore[no-untyped-def]
+    """K5.1: the island set where the packed bridge counts `counts` (`bridge_counts`)
+    reach the majority threshold."""
+    out = 0
+    for x in range(NUM_ISLANDS):
+        if (counts >> (COUNT_BITS * x)) & 7 >= _MAJ[x]:
+            out |= np.int64(1) << x
+    return out
+
+
+@small_kernel
+def _claim_worth(x, stones, victim, counts, holds, victim_stones, spp, early, danger):  # type: ignore[no-untyped-def]
+    """What a claim at island x is worth to the claimer, who has `stones` stones on the
+    board (K5.3): its stone while its supply lasts, the stones the victim loses when its
+    bridges there go back (K5.4), and the change in the victim's early-end danger
+    (K8.2). `victim`: its line set, `counts` its packed bridge counts (`bridge_counts`),
+    `holds` the islands it holds."""
+    # Without its bridges at x the victim holds neither x nor a neighbour y joined to x
+    # by one of them where it had no bridge to spare (two islands share at most one line).
+    dropped = np.int64(1) << x
+    for j in range(_DEGREE[x]):
+        y = _AT_FAR[x, j]
+        if (victim >> _AT_LINE[x, j]) & 1 and (counts >> (COUNT_BITS * y)) & 7 <= _MAJ[y]:
+            dropped |= np.int64(1) << y
+    lost = popcount(victim_stones & ~(holds & ~dropped))
+    stone = 1 if stones < spp else 0
+    n = popcount(victim)
+    before = _at(danger, n)
+    after = _at(danger, n - ((counts >> (COUNT_BITS * x)) & 7))
+    return np.float64(stone + lost) + early * (after - before)
+
+
+@kernel
+def _value(bot, work, mb, ob, ms, os_, hand):  # type: ignore[no-untyped-def]
+    """The value in stones, for the deciding player, of the position with its bridges
+    `mb`, the opponent's `ob` (line sets), stones `ms`, `os_` (island sets) and its hand
+    `hand` (a count word); `work` holds what it knows and the moment of the game (see
+    `_decide`)."""
+    params, race, danger, powers = bot
+    cards, facts, moment, terms, terms32 = work[0], work[1], work[2], work[3], work[4]
+    spp, unseen, hidden = facts[_STONES], facts[_NUM_UNSEEN], facts[_HIDDEN]
+    free = ~(mb | ob) & ALL_LINES
+    counts_m, counts_o, counts_f = bridge_counts(mb), bridge_counts(ob), bridge_counts(free)
+    held_m, held_o = _held_of(counts_m), _held_of(counts_o)
+    nm, no = popcount(mb), popcount(ob)
+    sm, so = popcount(ms), popcount(os_)
+    value = np.float64(sm - so)
+    lone = np.float64(popcount(held_m & ~ms)) - np.float64(popcount(held_o & ~os_))
+    value += params[_UNMARKED_VALUE] * lone
+    value += params[_BRIDGE_VALUE] * np.float64(nm - no)
+    early = moment[_EARLY]
+    value += early * (_at(danger, no) - _at(danger, nm))
+    for x in range(NUM_ISLANDS):
+        cards[_MINE, x] = count_of(hand, x)
+    behind = params[_BEHIND_FACTOR]
+    double = np.float32(params[_DOUBLE_WEIGHT])
+    take = np.float32(params[_TAKE_CHANCE])
+    top = second = -_INF  # the player's best two claims
+    for x in range(NUM_ISLANDS):
+        cm = (counts_m >> (COUNT_BITS * x)) & 7
+        co = (counts_o >> (COUNT_BITS * x)) & 7
+        cf = (counts_f >> (COUNT_BITS * x)) & 7
+        need_m = _MAJ[x] - cm
+        need_o = _MAJ[x] - co
+        open_m = 1 <= need_m <= cf and nm < BRIDGES_PER_PLAYER
+        open_o = 1 <= need_o <= cf and no < BRIDGES_PER_PLAYER
+        # The races: islands nobody holds, where a side has the free lines it needs; a
+        # side that needs more bridges than the other where both can still win counts
+        # `behind_factor` of it.
+        m_behind = behind if open_o and need_o < need_m else 1.0
+        o_behind = behind if open_m and need_m < need_o else 1.0
+        terms[0, x] = _at(race, need_m) * (1.0 if open_m else 0.0) * m_behind
+        terms[1, x] = _at(race, need_o) * (1.0 if open_o else 0.0) * o_behind
+        # The opponent's claims on its next turn: the cards that pay for a bridge at
+        # island x are x's own and those of the far ends of x's free lines (K4.1).
+        r_unseen = _paying(free, x, cards[_UNSEEN])
+        terms[2, x] = 0.0
+        if open_o:
+            r_known = _paying(free, x, cards[_KNOWN])
+            if need_o == 1:
+                p = _at_least(1, r_known, hidden, r_unseen, unseen, powers)
+            else:
+                p2 = _at_least(2, r_known, hidden, r_unseen, unseen, powers)
+                p = double * p2 * (_F1 if need_o == 2 else _F0)
+            cost = _claim_worth(x, so, mb, counts_m, held_m, ms, spp, early, danger)
+            terms[2, x] = np.float64(p) * cost
+        # Removals that would break the player's islands held with no bridge to spare
+        # (a card of x or of the far end of one of the player's lines at x).
+        terms32[x] = _F0
+        if cm == _MAJ[x] and (ms >> x) & 1:
+            b_known = _paying(mb, x, cards[_KNOWN])
+            b_unseen = _paying(mb, x, cards[_UNSEEN])
+            terms32[x] = _at_least(2, b_known, hidden, b_unseen, unseen, powers)
         # The player's own claims on its next turn (the opponent moves first).
-        mine = cards.counts(hand).astype(np.float32)
-        r_mine = _paying(fbits, mine)
-        r_row = _paying(fbits, ctx.face_up[k])
-        draw = np.minimum(r_unseen / np.maximum(u, 1.0), 1.0)
-        p_one = np.where(r_mine >= 1, 1.0, np.where(r_row >= 1, self.take_chance, draw))
-        p_two = np.where(r_mine >= 2, 1.0, np.where(r_mine >= 1, np.maximum(draw, 0.0), 0.0))
-        p_mine = np.where(need_m == 1, p_one, self.double_weight * p_two * (need_m == 2)) * open_m
-        gain = self._claim_worth(ctx, k, sm, ob, os_, early, danger)
-        # One card pays for one claim, and about one card comes per turn: only the
-        # best two claims count (a sum over islands would count a card many times).
-        top = np.sort(p_mine * gain, axis=1)
-        own = top[:, -1] + self.second_weight * top[:, -2]
-        value += ctx.mine_next[k] * self.own_weight * own
-        return value
-
-    def _claim_worth(
-        self,
-        ctx: _Context,
-        k: np.ndarray,
-        claimer_stones: np.ndarray,
-        victim_bridges: np.ndarray,
-        victim_stones: np.ndarray,
-        early: np.ndarray,
-        danger: np.ndarray,
-    ) -> np.ndarray:
-        """(n, 12) what a claim at each island is worth to the claimer (K5.3): its stone
-        while its supply lasts, the stones the victim loses when its bridges there go
-        back (K5.4), and the change in the victim's early-end danger (K8.2)."""
-        left = victim_bridges[:, None] & ~_LINES_AT  # (n, 12) the victim's bridges after
-        lost = np.bitwise_count(victim_stones[:, None] & ~held_islands(left))
-        stone = claimer_stones < ctx.stones_per_player
-        last = len(danger)
-        before = _at(danger, np.bitwise_count(victim_bridges).astype(np.intp), last)
-        after = _at(danger, np.bitwise_count(left).astype(np.intp), last)
-        return stone[:, None] + lost + early[:, None] * (after - before[:, None])
-
-    # ---- playing cards -------------------------------------------------------------
-
-    def _best_card_action(
-        self, ctx: _Context, rows: np.ndarray, masks: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The best legal PLACE or REMOVE of each row and its gain (-inf where none is
-        legal): value after less value before, less the cards' cost. (b,) each."""
-        k, a = np.nonzero(masks[:, :_CARD_ACTIONS])
-        b = len(rows)
-        best = np.zeros(b, dtype=np.int64)
-        gain = np.full(b, -np.inf)
-        if k.size == 0:
-            return best, gain
-        g = rows[k]
-        mb, ob, ms, os_ = _apply(ctx, g, a)
-        spent = cards.ONE[ACTION_CARD[a]] + np.where(
-            ACTION_CARD2[a] >= 0, cards.ONE[np.maximum(ACTION_CARD2[a], 0)], 0
-        ).astype(np.uint32)
-        hand = ctx.hand[g] - spent
-        after = self._value(ctx, g, mb, ob, ms, os_, hand)
-        score = after - ctx.before[g] - ctx.card_cost[g] * _SPENT[a]
-        table = np.full((b, _CARD_ACTIONS), -np.inf)
-        table[k, a] = score
-        best = table.argmax(axis=1).astype(np.int64)
-        gain = table[np.arange(b), best]
-        return best, gain
-
-    # ---- ending the turn -----------------------------------------------------------
-
-    def _card_worth(self, ctx: _Context, rows: np.ndarray) -> np.ndarray:
-        """(b, 12) the worth of one more card of each island: the best gain of a bridge
-        it pays for (K4.1) or of a removal it completes a pair for (K4.2) on the board
-        as it is, never below 0."""
-        b = len(rows)
-        mb, ob = ctx.mb[rows], ctx.ob[rows]
-        free = ~(mb | ob) & np.uint32(ALL_LINES)
-        can_place = np.bitwise_count(mb) < BRIDGES_PER_PLAYER
-        fbits = ((free[:, None] >> _LINE_SHIFT) & np.uint32(1)).astype(bool) & can_place[:, None]
-        obits = ((ob[:, None] >> _LINE_SHIFT) & np.uint32(1)).astype(bool)
-        # Place candidates: action 2l (card of end a) stands for the line; removals a+b.
-        kp, lp = np.nonzero(fbits)
-        kr, lr = np.nonzero(obits)
-        k = np.concatenate([kp, kr])
-        act = np.concatenate([2 * lp, REMOVE_BASE + 3 * lr + 2])
-        worth = np.zeros((b, NUM_ISLANDS))
-        if k.size == 0:
-            return worth
-        g = rows[k]
-        after = self._value(ctx, g, *_apply(ctx, g, act), ctx.hand[g])
-        gain = np.maximum(after - ctx.before[g], 0.0)
-        line = ACTION_LINE[act].astype(np.intp)
-        ends = np.stack([LINE_A[line], LINE_B[line]], axis=1).astype(np.intp)
-        is_place = np.arange(len(k)) < len(kp)
-        held = cards.counts(ctx.hand[g]).astype(np.int16)
-        rr = np.arange(len(k))
-        for e in range(2):
-            x = ends[:, e]
-            other = ends[:, 1 - e]
-            # A removal with this card: another card of either end must be in hand.
-            pairs = (held[rr, other] + held[rr, x]) >= 1
-            ok = is_place | pairs
-            np.maximum.at(worth, (k[ok], x[ok]), gain[ok])
-        return worth
-
-    def _end_turn(self, ctx: _Context, rows: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """TAKE, DRAW, SKIP, END_PLAY or a hand-back for games `rows` whose player ends
-        its turn (K6)."""
-        b = len(rows)
-        r = np.arange(b)
-        worth = self._card_worth(ctx, rows)
-        slots = ctx.slots[rows]  # (b, 3) islands, -1 empty
-        filled = slots >= 0
-        slot_worth = np.where(filled, worth[r[:, None], np.maximum(slots, 0)], -np.inf)
-        best_slot = slot_worth.argmax(axis=1)
-        take_worth = slot_worth[r, best_slot]
-        unseen = ctx.unseen[rows]
-        draw_worth = (unseen * worth).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1.0)
-        has_pile = ctx.pile_size[rows] > 0
-        new_worth = np.maximum(take_worth, np.where(has_pile, draw_worth, -np.inf))
-        take = TAKE_BASE + best_slot
-        prefer_take = filled.any(axis=1) & (
-            ~has_pile | (take_worth >= draw_worth + self.take_margin)
-        )
-        choice = np.where(prefer_take, take, DRAW)
-        # A full hand: swap its least useful card (hand it back, K6.4) or skip.
-        held = cards.counts(ctx.hand[rows]) > 0
-        worst = np.where(held, worth, np.inf).argmin(axis=1)
-        worst_worth = worth[r, worst]
-        full = cards.size(ctx.hand[rows]) >= HAND_LIMIT
-        swap = (new_worth - worst_worth > self.swap_margin) | ~masks[:, SKIP]
-        in_play = ctx.phase[rows] == _PLAY
-        full_choice = np.where(
-            swap, np.where(in_play, END_PLAY, DISCARD_BASE + worst), SKIP
-        ).astype(np.int64)
-        choice = np.where(full, full_choice, choice)
-        return _legal_or_fallback(choice, masks)
+        v = 0.0
+        if open_m:
+            r_mine = _paying(free, x, cards[_MINE])
+            r_row = _paying(free, x, cards[_FACE])
+            draw = min(np.float32(r_unseen) / np.float32(max(unseen, 1)), _F1)
+            if need_m == 1:
+                p = _F1 if r_mine >= 1 else take if r_row >= 1 else draw
+            else:
+                p_two = _F1 if r_mine >= 2 else max(draw, _F0) if r_mine >= 1 else _F0
+                p = double * p_two * (_F1 if need_m == 2 else _F0)
+            v = np.float64(p) * _claim_worth(x, sm, ob, counts_o, held_o, os_, spp, early, danger)
+        if v > top:
+            top, second = v, top
+        elif v > second:
+            second = v
+    value += moment[_MINE_NEXT] * _sum12(terms[0])
+    value -= moment[_THEIRS_NEXT] * _sum12(terms[1])
+    value -= moment[_THEIRS_NEXT] * _sum12(terms[2])
+    value -= moment[_THEIRS_NEXT] * params[_BREAK_WEIGHT] * np.float64(_sum12(terms32))
+    # One card pays for one claim, and about one card comes per turn: only the best two
+    # claims count (a sum over islands would count a card many times).
+    own = top + params[_SECOND_WEIGHT] * second
+    value += moment[_MINE_NEXT] * params[_OWN_WEIGHT] * own
+    return value
 
 
-@dataclass
-class _Context:
-    """Per decision row: the position from the deciding player's side and the weights
-    that depend on the moment of the game."""
-
-    mb: np.ndarray  # (b,) uint32 own bridges
-    ob: np.ndarray  # (b,) uint32 the opponent's bridges
-    ms: np.ndarray  # (b,) uint16 own stones
-    os_: np.ndarray  # (b,) uint16 the opponent's stones
-    hand: np.ndarray  # (b,) uint32 own hand (count word)
-    unseen: np.ndarray  # (b, 12) float32 cards of each island the player has not seen
-    num_unseen: np.ndarray  # (b,) float32
-    their_known: np.ndarray  # (b, 12) float32 the opponent's cards known to the player
-    their_hidden: np.ndarray  # (b,) float32 the opponent's other cards
-    face_up: np.ndarray  # (b, 12) float32 face-up cards per island
-    slots: np.ndarray  # (b, 3) island of each face-up slot, -1 empty
-    pile_size: np.ndarray  # (b,)
-    phase: np.ndarray  # (b,)
-    mine_next: np.ndarray  # (b,) 1 while the player has another turn, else 0
-    theirs_next: np.ndarray  # (b,) 1 while the opponent has another turn, else 0
-    early: np.ndarray  # (b,) weight of the early-end danger (K8.2)
-    card_cost: np.ndarray  # (b,) value of a card kept in hand
-    stones_per_player: int
-    before: np.ndarray  # (b,) value of the position as it is
-
-    @classmethod
-    def build(cls, bot: HeuristicBot, view: State, seats: np.ndarray) -> _Context:
-        b = view.batch_size
-        r = np.arange(b)
-        q = 1 - seats
-        hand = view.hands[r, seats]
-        their_known = cards.counts(view.hands[r, q]).astype(np.float32)
-        face_up = np.zeros((b, NUM_ISLANDS), dtype=np.float32)
-        for s in range(ROW_SLOTS):
-            x = view.face_up[:, s].astype(np.intp)
-            np.add.at(face_up, (r[x >= 0], x[x >= 0]), 1.0)
-        seen = (
-            cards.counts(hand + view.discard_up + view.discard_down[r, seats]).astype(np.float32)
-            + their_known
-            + face_up
-        )
-        unseen = np.maximum(2.0 - seen, 0.0).astype(np.float32)
-        final_left = view.final_turns_left.astype(np.intp)
-        cards_left = view.pile_size.astype(np.intp) + (view.face_up >= 0).sum(axis=1)
-        # K8.2: from round 2 on; in round 1 fully only once the scoring is near.
-        early = np.where(
-            view.num_scorings > 0, 1.0, np.where(cards_left <= 4, 1.0, bot.early_round1)
-        )
-        if not view.config.early_end:
-            early = np.zeros(b)
-        ctx = cls(
-            mb=view.bridges[r, seats],
-            ob=view.bridges[r, q],
-            ms=view.stones[r, seats],
-            os_=view.stones[r, q],
-            hand=hand,
-            unseen=unseen,
-            num_unseen=unseen.sum(axis=1),
-            their_known=their_known,
-            their_hidden=view.hidden_hand[r, q].astype(np.float32),
-            face_up=face_up,
-            slots=view.face_up.astype(np.intp),
-            pile_size=view.pile_size.astype(np.intp),
-            phase=view.phase,
-            mine_next=(final_left == 0).astype(np.float64),
-            theirs_next=(final_left != 1).astype(np.float64),
-            early=early.astype(np.float64),
-            card_cost=np.where(final_left > 0, 0.0, bot.card_cost),
-            stones_per_player=view.config.stones_per_player,
-            before=np.zeros(b),
-        )
-        ctx.before = bot._value(ctx, r, ctx.mb, ctx.ob, ctx.ms, ctx.os_, ctx.hand)
-        return ctx
+@small_kernel
+def _apply(a, mb, ob, ms, os_, spp):  # type: ignore[no-untyped-def]
+    """The bridges and stones (mine, theirs, my stones, their stones) after PLACE or
+    REMOVE action `a`: a PLACE claims at the card's island, then at the other end
+    (K5.2, K5.3); then the opponent's stone losses (K5.4)."""
+    line = _LINE[a]
+    bit = np.int64(1) << line
+    if _KIND[a] == _PLACE:
+        mb |= bit
+        end = _CARD[a]
+        for _ in range(2):
+            at = _LINES_AT[end]
+            if popcount(mb & at) == _MAJ[end]:
+                if popcount(ms) < spp:
+                    ms |= np.int64(1) << end
+                ob &= ~at
+            end = _LINE_A[line] + _LINE_B[line] - end
+    else:
+        ob &= ~bit
+    return mb, ob, ms, os_ & held(ob)
 
 
-def _apply(
-    ctx: _Context, g: np.ndarray, a: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The bridges and stones (mine, theirs, my stones, their stones), each (n,), after
-    PLACE or REMOVE action `a[i]` in row `g[i]` of `ctx`: a PLACE claims at the card's
-    island, then at the other end (K5.2, K5.3); then the opponent's stone losses (K5.4)."""
-    mb, ob, ms, os_ = ctx.mb[g], ctx.ob[g], ctx.ms[g], ctx.os_[g]
-    line = ACTION_LINE[a].astype(np.intp)
-    bit = _LINE_BIT[line]
-    place = ACTION_KIND[a] == Kind.PLACE
-    mb = np.where(place, mb | bit, mb)
-    ob = np.where(place, ob, ob & ~bit)
-    x = ACTION_CARD[a].astype(np.intp)
-    for end in (x, _OTHER_END[line] - x):
-        at = _LINES_AT[end]
-        claim = place & (np.bitwise_count(mb & at) == _MAJ[end])
-        room = np.bitwise_count(ms) < ctx.stones_per_player
-        ms = np.where(claim & room, ms | _ISLAND_BIT[end], ms)
-        ob = np.where(claim, ob & ~at, ob)
-    os_ = os_ & held_islands(ob)
-    return mb, ob, ms, os_
+# ---- playing cards -------------------------------------------------------------------
+
+
+@kernel
+def _best_card_action(bot, work, mb, ob, ms, os_, hand, mask):  # type: ignore[no-untyped-def]
+    """The best legal PLACE or REMOVE and its gain (-inf where none is legal): value
+    after less value before, less the cards' cost; the first of equal gains."""
+    moment, spp = work[2], work[1][_STONES]
+    best, gain = 0, -_INF
+    for a in range(_CARD_ACTIONS):
+        if not mask[a]:
+            continue
+        mb2, ob2, ms2, os2 = _apply(a, mb, ob, ms, os_, spp)
+        spent = np.int64(1) << (2 * _CARD[a])
+        if _CARD2[a] >= 0:
+            spent += np.int64(1) << (2 * _CARD2[a])
+        after = _value(bot, work, mb2, ob2, ms2, os2, hand - spent)
+        pays = 1.0 if _KIND[a] == _PLACE else 2.0  # cards each PLACE / REMOVE spends
+        score = after - moment[_BEFORE] - moment[_COST] * pays
+        if score > gain:
+            best, gain = a, score
+    return best, gain
+
+
+# ---- ending the turn -----------------------------------------------------------------
+
+
+@kernel
+def _card_worth(bot, work, mb, ob, ms, os_, hand):  # type: ignore[no-untyped-def]
+    """Into `worth` (12, in `work`): the worth of one more card of each island, the best
+    gain of a bridge it pays for (K4.1) or of a removal it completes a pair for (K4.2)
+    on the board as it is, never below 0."""
+    moment, spp, worth = work[2], work[1][_STONES], work[5]
+    for x in range(NUM_ISLANDS):
+        worth[x] = 0.0
+    free = ~(mb | ob) & ALL_LINES if popcount(mb) < BRIDGES_PER_PLAYER else 0
+    for k in range(2):  # places (the card of end a stands for the line), then removals
+        lines = free if k == 0 else ob
+        for line in range(NUM_LINES):
+            if not (lines >> line) & 1:
+                continue
+            a = 2 * line if k == 0 else REMOVE_BASE + REMOVE_PAIRS * line + 2
+            mb2, ob2, ms2, os2 = _apply(a, mb, ob, ms, os_, spp)
+            after = _value(bot, work, mb2, ob2, ms2, os2, hand)
+            gain = max(after - moment[_BEFORE], 0.0)
+            ends_a, ends_b = _LINE_A[line], _LINE_B[line]
+            for e in range(2):
+                x = ends_a if e == 0 else ends_b
+                other = ends_b if e == 0 else ends_a
+                # A removal with this card: another card of either end must be in hand.
+                if k == 0 or count_of(hand, other) + count_of(hand, x) >= 1:
+                    if gain > worth[x]:
+                        worth[x] = gain
+
+
+@kernel
+def _end_turn(s, g, params, work, hand, mask):  # type: ignore[no-untyped-def]
+    """TAKE, DRAW, SKIP, END_PLAY or a hand-back for the player ending its turn (K6),
+    by the worth of the cards (`_card_worth`)."""
+    cards, unseen, weighted, worth = work[0], work[1][_NUM_UNSEEN], work[3][0], work[5]
+    best_slot, take_worth, filled = 0, -_INF, False
+    for slot in range(ROW_SLOTS):
+        x = s.face_up[g, slot]
+        if x >= 0:
+            filled = True
+            if worth[x] > take_worth:
+                best_slot, take_worth = slot, worth[x]
+    for x in range(NUM_ISLANDS):
+        weighted[x] = np.float64(cards[_UNSEEN, x]) * worth[x]
+    draw_worth = _sum12(weighted) / np.float64(max(unseen, 1))
+    has_pile = s.pile_size[g] > 0
+    new_worth = max(take_worth, draw_worth if has_pile else -_INF)
+    take_margin = params[_TAKE_MARGIN]
+    prefer_take = filled and (not has_pile or take_worth >= draw_worth + take_margin)
+    choice = TAKE_BASE + best_slot if prefer_take else DRAW
+    # A full hand: swap its least useful card (hand it back, K6.4) or skip.
+    if num_cards(hand) >= HAND_LIMIT:
+        worst, worst_worth = 0, _INF
+        for x in range(NUM_ISLANDS):
+            if count_of(hand, x) > 0 and worth[x] < worst_worth:
+                worst, worst_worth = x, worth[x]
+        worst_worth = worth[worst]
+        if new_worth - worst_worth > params[_SWAP_MARGIN] or not mask[SKIP]:
+            choice = END_PLAY if s.phase[g] == _PLAY else DISCARD_BASE + worst
+        else:
+            choice = SKIP
+    if mask[choice]:
+        return choice
+    # Corner cases: the first legal of DRAW, TAKE 0..2, SKIP, END_PLAY, then any.
+    for i in range(len(_FALLBACK)):
+        if mask[_FALLBACK[i]]:
+            return _FALLBACK[i]
+    return _first_legal(mask)
+
+
+@small_kernel
+def _first_legal(mask):  # type: ignore[no-untyped-def]
+    """The first legal action (0 when none is)."""
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            return a
+    return 0
 
 
 _SIGNED = ("play_threshold", "take_margin", "swap_margin")  # may be below 0
@@ -572,59 +739,3 @@ def _check_number(name: str, value: object, signed: bool) -> None:
     if not np.isfinite(value) or (not signed and value < 0):
         allowed = "a finite number" if signed else "a finite number >= 0"
         raise ValueError(f"HeuristicBot.{name} must be {allowed}, got {value}")
-
-
-def _at(table: np.ndarray, index: np.ndarray, size: int) -> np.ndarray:
-    """`table[index]`, 0 past its end and below 0."""
-    i = np.asarray(index)
-    inside = (i >= 0) & (i < size)
-    return np.where(inside, table[np.clip(i, 0, size - 1)], 0.0)
-
-
-def _bits(lines: np.ndarray) -> np.ndarray:
-    """(n, 28) float32 0/1: the lines of each (n,) uint32 line set, and a last column
-    of zeros (the padding of `_AT_LINE`)."""
-    out = np.zeros((len(lines), NUM_LINES + 1), dtype=np.float32)
-    out[:, :NUM_LINES] = (lines[:, None] >> _LINE_SHIFT) & np.uint32(1)
-    return out
-
-
-def _paying(lines: np.ndarray, cards_: np.ndarray) -> np.ndarray:
-    """(n, 12): for each island x, the cards among `cards_` (n, 12 counts per island)
-    that are of x itself or of the far end of one of the lines `lines` (n, 28, from
-    `_bits`) at x: the cards that pay for a bridge on those lines at x (K4.1), or
-    pair up with an x card to remove one (K4.2)."""
-    c = cards_.astype(np.float32)
-    # A gather over each island's lines rather than a (27, 12) matmul: 75 against
-    # 115 ms for 40000 rows (10 calls each, 2 cores at load 13), as BLAS threads lose
-    # on a loaded machine.
-    return c + (lines[:, _AT_LINE] * c[:, _AT_FAR]).sum(axis=2)
-
-
-def _at_least(
-    need: int, known: np.ndarray, hidden: np.ndarray, useful: np.ndarray, unseen: np.ndarray
-) -> np.ndarray:
-    """Chance that a hand holds at least `need` useful cards: `known` of them are
-    certain, the `hidden` other cards are each useful with chance useful / unseen
-    (a binomial estimate of drawing from the unseen cards). Shapes broadcast."""
-    p = np.clip(useful / np.maximum(unseen, 1.0), 0.0, 1.0)
-    miss = need - known
-    none = (1.0 - p) ** hidden
-    one = hidden * p * (1.0 - p) ** np.maximum(hidden - 1.0, 0.0)
-    p1 = 1.0 - none
-    p2 = np.maximum(p1 - one, 0.0)
-    return np.where(miss <= 0, 1.0, np.where(miss == 1, p1, p2))
-
-
-def _legal_or_fallback(choice: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """`choice` where legal; else the first legal of DRAW, TAKE 0..2, SKIP, END_PLAY,
-    then any legal action (the rows that reach this are rare corner cases)."""
-    r = np.arange(len(choice))
-    ok = masks[r, choice]
-    if ok.all():
-        return choice.astype(np.int64)
-    order = [DRAW, *range(TAKE_BASE, TAKE_BASE + ROW_SLOTS), SKIP, END_PLAY]
-    fallback = np.argmax(masks, axis=1)
-    for a in reversed(order):
-        fallback = np.where(masks[:, a], a, fallback)
-    return np.where(ok, choice, fallback).astype(np.int64)

@@ -2,7 +2,9 @@
 
 The search loop (`evaluate_actions`, `SearchBot`) is game-agnostic; `KahunaSearch`
 gives it Kahuna's belief sampling (`core.kahuna.belief`), steps, default policy,
-horizon and value of a stopped position.
+horizon and value of a stopped position. The value of stopped positions and the
+decision keys are compiled per game (`core.kernels`): the search asks for them at
+small batches, where numpy's cost per call dominated.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from typing import Any
 import numpy as np
 
 from ...bots.search import check_act, keyed_legal
-from ...core.kahuna import cards
-from ...core.kahuna.belief import determinize_from_keys, hidden_counts
-from ...core.kahuna.constants import NUM_ACTIONS
+from ...core.batch import check_seats
+from ...core.kahuna.belief import determinize_from_keys
+from ...core.kahuna.cards import num_cards
+from ...core.kahuna.constants import NUM_ACTIONS, NUM_SCORINGS, ROW_SLOTS
 from ...core.kahuna.state import State
 from ...core.kahuna.step import step_inplace
-from ...core.rng import draws, mix64
+from ...core.kernels import call, kernel, popcount, small_kernel
+from ...core.rng import draws, mix64_one
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -85,13 +89,16 @@ class KahunaSearch:
         return done | (state.num_scorings > marker)
 
     def value(self, state: State, seats: np.ndarray) -> np.ndarray:
-        over = state.terminated | state.truncated
-        final = np.where(state.winner < 0, 0.5, (state.winner == seats).astype(np.float64)).astype(
-            np.float64
-        )
-        if over.all():
-            return final
-        return np.where(over, final, win_chance(state, seats))
+        B = state.batch_size
+        out = np.empty(B, dtype=np.float64)
+        over = np.empty(B, dtype=bool)
+        logits = np.empty(B, dtype=np.float64)
+        me = _seats_of(seats, B)
+        ends = (state.terminated, state.truncated, state.winner)
+        all_over = call(_value_of, ends, _board(state), me, _WEIGHTS, out, over, logits)
+        if all_over:
+            return out
+        return np.where(over, out, _chance(logits))
 
     def policy(self, state: State, keys: np.ndarray, step: int) -> np.ndarray:
         if self.rollout_policy == "random":
@@ -114,21 +121,7 @@ def value_features(state: State, seats: np.ndarray) -> np.ndarray:
     points scored so far, of the stones on the board, of the bridges on the board
     (over 25), and +1 when `seats` is to act (-1 otherwise). Each is the seat's figure
     less the opponent's, so swapping the seats negates them."""
-    rows = np.arange(state.batch_size)
-    me = np.asarray(seats, dtype=np.intp)
-    q = 1 - me
-    points = state.scorings.sum(axis=1, dtype=np.int64)
-    stones = np.bitwise_count(state.stones).astype(np.int64)
-    bridges = np.bitwise_count(state.bridges).astype(np.int64)
-    return np.stack(
-        [
-            (points[rows, me] - points[rows, q]).astype(np.float64),
-            (stones[rows, me] - stones[rows, q]).astype(np.float64),
-            (bridges[rows, me] - bridges[rows, q]) / 25.0,
-            np.where(state.current_player == me, 1.0, -1.0),
-        ],
-        axis=1,
-    )
+    return _features_of(state, seats)[0]
 
 
 # Fitted by `python benchmarks/fit_kahuna_value.py` (logistic regression on 4000 heuristic
@@ -147,10 +140,86 @@ def win_chance(state: State, seats: np.ndarray) -> np.ndarray:
     position after scoring 1 or 2 (a logistic model, `VALUE_WEIGHTS`, of
     `value_features`); positions before the first scoring use the first scoring's
     weights."""
-    f = value_features(state, seats)
-    k = np.clip(state.num_scorings.astype(np.intp), 1, 2)
-    w = np.stack([VALUE_WEIGHTS[1], VALUE_WEIGHTS[2]])[k - 1]
-    return np.asarray(1.0 / (1.0 + np.exp(-(f * w).sum(axis=1))))
+    return _chance(_features_of(state, seats)[1])
+
+
+_WEIGHTS = np.stack([VALUE_WEIGHTS[1], VALUE_WEIGHTS[2]])  # (2, 4): after scoring 1, 2
+
+
+def _seats_of(seats: np.ndarray, B: int) -> np.ndarray:
+    """(B,) int64 seats, C-contiguous, from (B,) seats or one (broadcast)."""
+    me = np.asarray(seats, dtype=np.int64)
+    if me.shape == (B,) and me.flags.c_contiguous:
+        return me
+    return np.ascontiguousarray(np.broadcast_to(me, (B,)))
+
+
+def _board(state: State) -> tuple[np.ndarray, ...]:
+    """The arrays of `state` that `_features_at` reads (`board`), in its order."""
+    return state.scorings, state.stones, state.bridges, state.current_player, state.num_scorings
+
+
+def _features_of(state: State, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(B, 4) `value_features` and (B,) their weighted sums (`_features_at`)."""
+    B = state.batch_size
+    feats = np.empty((B, 4), dtype=np.float64)
+    logits = np.empty(B, dtype=np.float64)
+    me = _seats_of(seats, B)
+    call(_features_all, _board(state), me, _WEIGHTS, feats, logits)
+    return feats, logits
+
+
+def _chance(logits: np.ndarray) -> np.ndarray:
+    """The logistic function of `logits` (B,), computed with numpy as it always was
+    (numpy's vectorised `exp` may differ from C's in the last bit)."""
+    return np.asarray(1.0 / (1.0 + np.exp(-logits)))
+
+
+@small_kernel
+def _features_at(board, g, seat, weights, feats):  # type: ignore[no-untyped-def]
+    """Write game g's `value_features` for `seat` into `feats` (4,); return their sum
+    weighted by `weights` (2, 4) of the scorings done (1 or 2; the first's before the
+    first), summed one by one from 0 as numpy sums fewer than 8 terms. `board`: the
+    state's scorings, stones, bridges, current_player and num_scorings."""
+    scorings, stones, bridges, to_act, num_scorings = board
+    q = 1 - seat
+    points = 0
+    for k in range(NUM_SCORINGS):
+        points += np.int64(scorings[g, k, seat]) - np.int64(scorings[g, k, q])
+    stones_ = popcount(np.int64(stones[g, seat])) - popcount(np.int64(stones[g, q]))
+    bridges_ = popcount(np.int64(bridges[g, seat])) - popcount(np.int64(bridges[g, q]))
+    feats[0] = np.float64(points)
+    feats[1] = np.float64(stones_)
+    feats[2] = np.float64(bridges_) / 25.0
+    feats[3] = 1.0 if to_act[g] == seat else -1.0
+    w = weights[min(max(np.int64(num_scorings[g]), 1), 2) - 1]
+    z = 0.0
+    for i in range(4):
+        z += feats[i] * w[i]
+    return z
+
+
+@kernel
+def _features_all(board, seats, weights, feats, logits):  # type: ignore[no-untyped-def]
+    for g in range(len(seats)):
+        logits[g] = _features_at(board, g, seats[g], weights, feats[g])
+
+
+@kernel
+def _value_of(ends, board, seats, weights, out, over, logits):  # type: ignore[no-untyped-def]
+    """`KahunaSearch.value`: into `out` the value of each finished game (K8.1, K9.1),
+    into `over` which are finished, into `logits` the weighted features of every game
+    (`_features_at`); returns whether all are finished. `ends`: the state's
+    terminated, truncated and winner."""
+    terminated, truncated, winner = ends
+    feats = np.empty(4, dtype=np.float64)
+    all_over = True
+    for g in range(len(seats)):
+        over[g] = terminated[g] or truncated[g]
+        all_over = all_over and over[g]
+        out[g] = 0.5 if winner[g] < 0 else 1.0 if winner[g] == seats[g] else 0.0
+        logits[g] = _features_at(board, g, seats[g], weights, feats)
+    return all_over
 
 
 def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
@@ -159,31 +228,54 @@ def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray
     the counts, the remembered cards, the flags), so equal decisions get equal keys
     whatever else is in the batch; the real state and the seat's public view give
     the same key."""
-    b = view.batch_size
-    rows = np.arange(b)
-    me = seats.astype(np.intp)
-    q = 1 - me
-    h = mix64(np.full(b, base, dtype=np.uint64) ^ seats.astype(np.uint64))
-    parts = [
-        view.hands[rows, me],
-        view.discard_down[rows, me],
-        view.known[rows, me],
-        view.known[rows, q],
-        view.discard_up,
-        view.phase,
-        view.current_player,
-        view.starting_player,
-        view.turn,
-        view.final_turns_left,
-        view.handed_back,
-        view.last_turn_skipped,
-        view.num_scorings,
-        view.pile_size,
-        cards.size(view.hands[rows, me]),
-    ]
-    parts.extend(hidden_counts(view, me).T)
-    for name in ("bridges", "stones", "face_up", "scorings"):
-        parts.extend(getattr(view, name).reshape(b, -1).T)
-    for col in parts:
-        h = mix64(h ^ np.asarray(col).astype(np.int64).view(np.uint64))
-    return h
+    me = check_seats(seats.astype(np.intp), view.batch_size, 2).astype(np.int64)
+    out = np.empty(view.batch_size, dtype=np.uint64)
+    call(_decision_keys, view.kernel_arrays(), me, np.uint64(base), out)
+    return out
+
+
+@small_kernel
+def _mix(h, value):  # type: ignore[no-untyped-def]
+    """`mix64` of the key `h` xor an integer (its int64 bits as uint64)."""
+    return mix64_one(h ^ np.uint64(np.int64(value)))
+
+
+@kernel
+def _decision_keys(s, seats, base, out):  # type: ignore[no-untyped-def]
+    """`decision_keys` into `out`: per game, `mix64` of the key so far xor each of what
+    the seat knows in turn, in the order the numpy version hashed its columns."""
+    for g in range(len(seats)):
+        me = seats[g]
+        q = 1 - me
+        h = mix64_one(base ^ np.uint64(me))
+        h = _mix(h, s.hands[g, me])
+        h = _mix(h, s.discard_down[g, me])
+        h = _mix(h, s.known[g, me])
+        h = _mix(h, s.known[g, q])
+        h = _mix(h, s.discard_up[g])
+        h = _mix(h, s.phase[g])
+        h = _mix(h, s.current_player[g])
+        h = _mix(h, s.starting_player[g])
+        h = _mix(h, s.turn[g])
+        h = _mix(h, s.final_turns_left[g])
+        h = _mix(h, s.handed_back[g])
+        h = _mix(h, s.last_turn_skipped[g])
+        h = _mix(h, s.num_scorings[g])
+        h = _mix(h, s.pile_size[g])
+        h = _mix(h, num_cards(np.int64(s.hands[g, me])))
+        # The hidden places (`belief.hidden_counts`): the opponent's cards beyond `known`,
+        # its face-down discards, the pile.
+        theirs = num_cards(np.int64(s.hands[g, q])) - num_cards(np.int64(s.known[g, q]))
+        h = _mix(h, theirs + s.hidden_hand[g, q])
+        h = _mix(h, num_cards(np.int64(s.discard_down[g, q])) + s.hidden_down[g, q])
+        h = _mix(h, s.pile_size[g])
+        for p in range(2):
+            h = _mix(h, s.bridges[g, p])
+        for p in range(2):
+            h = _mix(h, s.stones[g, p])
+        for slot in range(ROW_SLOTS):
+            h = _mix(h, s.face_up[g, slot])
+        for k in range(NUM_SCORINGS):
+            for p in range(2):
+                h = _mix(h, s.scorings[g, k, p])
+        out[g] = h
