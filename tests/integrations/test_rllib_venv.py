@@ -2,88 +2,62 @@
 
 `ray[rllib]` pins gymnasium exactly (Ray 2.60: `gymnasium==1.2.2`), older than the one the
 main test environment gets, so the `rllib` extra is not part of `dev`. Instead this test
-installs it the way a user would, into `.venv-rllib/` at the repository root: first torch
-at the version of the current environment (so a CPU build stays a CPU build; the README
-installs `torch==2.13.0` first for the same reason), then `pip install -e ".[rllib]"
-pytest hypothesis`. It then runs the RLlib test modules there (the env's tests and the
-training example's tiny run). tests/conftest.py leaves those modules out of runs whose
-environment has no ray, so they are never skipped: they run here.
+installs it the way a user would, into a virtual environment of its own kept outside the
+clone (`integrations_snippets.cached_venv`: `$KANALOA_VENV_CACHE`, by default
+`~/.cache/kanaloa_env/venvs/rllib-<hash>`): first torch at the version of the current
+environment (so a CPU build stays a CPU build; the README installs `torch==2.13.0` first
+for the same reason), then the `rllib` extra and the package's dependencies with pytest,
+then this checkout (editable, without dependencies). It then runs the RLlib test modules
+there (the env's tests and the training example's tiny run). tests/conftest.py leaves those
+modules out of runs whose environment has no ray, so they are never skipped: they run here.
 
-The environment is kept and reused while pyproject.toml and the Python and torch versions
-stay the same (a stamp file records them); delete `.venv-rllib/` to rebuild it.
-Measured on the project's 2-core machine under a load average of 10 to 12 from other jobs
-(`python -m pytest tests/integrations/test_rllib_venv.py -s` prints both times): building
-it took 310 s and the RLlib tests in it 144 s (pip's cache warm; torch, ray[rllib] and the
-package took 73 s in all when installed by hand at a load average below 1).
+The environment is built once and reused while the requirements (pyproject.toml's), the
+checkout's path and the Python version stay the same (they name it); a change builds a new
+one. Its size and build time: see the README's Tests section.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import subprocess
-import sys
 import time
 from importlib import metadata
 from pathlib import Path
 
+from integrations_snippets import cached_venv, project_dependencies
+
 ROOT = Path(__file__).resolve().parents[2]
-VENV = ROOT / ".venv-rllib"
 RLLIB_TESTS = [
     "tests/integrations/test_rllib_doc.py",
     "tests/integrations/test_rllib_env.py",
     "tests/integrations/test_train_rllib.py",
 ]
-_BIN = "Scripts" if os.name == "nt" else "bin"
 
 
-def _torch_requirement() -> str | None:
-    """`torch==<version>` of this environment, or None when it has no torch."""
+def _rllib_extra() -> list[str]:
+    """`[project.optional-dependencies] rllib` of pyproject.toml."""
     try:
-        return f"torch=={metadata.version('torch')}"
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _stamp() -> str:
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
-    digest.update(f"{sys.version}\n{_torch_requirement()}".encode())
-    return digest.hexdigest()
-
-
-def _run(cmd: list[str], timeout: int) -> None:
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, (
-        f"{' '.join(cmd)} failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}"
-    )
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: pytest depends on tomli there
+        import tomli as tomllib
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return list(tomllib.load(f)["project"]["optional-dependencies"]["rllib"])
 
 
 def ensure_venv() -> Path:
-    """The python of `.venv-rllib/`, built (or rebuilt) when its stamp is not current."""
-    python = VENV / _BIN / ("python.exe" if os.name == "nt" else "python")
-    stamp_file = VENV / "kanaloa-stamp"
-    lock_path = ROOT / ".venv-rllib.lock"
-    with open(lock_path, "w") as lock:
-        try:
-            import fcntl
-
-            fcntl.flock(lock, fcntl.LOCK_EX)  # two test runs at once build it once
-        except ImportError:  # not on POSIX: no lock
-            pass
-        stamp = _stamp()
-        if python.exists() and stamp_file.is_file() and stamp_file.read_text() == stamp:
-            return python
-        shutil.rmtree(VENV, ignore_errors=True)
-        start = time.time()
-        _run([sys.executable, "-m", "venv", str(VENV)], 300)
-        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        torch = _torch_requirement()
-        if torch is not None:
-            _run([*pip, torch], 1200)
-        _run([*pip, "-e", ".[rllib]", "pytest", "hypothesis"], 1800)
-        stamp_file.write_text(stamp)
-        print(f"built {VENV} in {time.time() - start:.0f} s")
+    """The python of the RLlib environment, built on first use (see the module docstring)."""
+    try:
+        torch = [f"torch=={metadata.version('torch')}"]
+    except metadata.PackageNotFoundError:
+        torch = []
+    installs = [
+        torch,
+        [*_rllib_extra(), *project_dependencies(), "pytest", "hypothesis"],
+        ["--no-deps", "-e", str(ROOT)],
+    ]
+    start = time.time()
+    python = cached_venv("rllib", [i for i in installs if i])
+    print(f"RLlib environment {python.parent.parent} ready in {time.time() - start:.0f} s")
     return python
 
 
