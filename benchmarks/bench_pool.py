@@ -21,7 +21,8 @@ import time
 import numpy as np
 from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
-from kanaloa_env.bots import HeuristicBot, RandomBot, sample_legal
+from kanaloa_env.bots import RandomBot, sample_legal
+from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 from kanaloa_env.wrappers import VectorDriver
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots.search import SearchBot
-from kanaloa_env.games.kahuna.search import KAHUNA_SEARCH_DEFAULTS
+from kanaloa_env.games import get_game
 
 
 def bench(
@@ -87,18 +87,15 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--progress", action="store_true", help="show the arena's progress bar")
     args = p.parse_args()
-    kahuna = args.game == "kahuna"
-    players = args.players or (2 if kahuna else 4)
-    if kahuna and players != 2:
-        p.error("Kahuna is played by 2 players")
-    if not kahuna and players == 2:
-        p.error("Kanaloa is played by 3..5 players")
-    options: dict[str, Any] = {"game": args.game}
+    g = get_game(args.game)
+    players = args.players or g.default_num_players
+    if players not in g.player_counts:
+        p.error(f"{g.title} is played by {g.player_counts_text()} players")
+    # The game's defaults where not given (the bot `make_bot("search", game=...)`).
+    options: dict[str, Any] = {**g.search_defaults(), "game": args.game}
     for name in ("policy", "horizon", "selection"):
         if getattr(args, name):
             options[name] = getattr(args, name)
-    if kahuna:  # Kahuna's defaults where not given (the bot `make_bot("search", game="kahuna")`)
-        options = {**KAHUNA_SEARCH_DEFAULTS, **options}
     given = {k: v for k, v in options.items() if k != "rollouts"}
     bots = [SearchBot(rollouts=r, **given) for r in (args.rollouts or [])]
     bots += [SearchBot(rollouts=None, time_ms=t, **given) for t in (args.time_ms or [])]

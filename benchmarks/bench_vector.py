@@ -7,9 +7,9 @@
 Both sides are stable-baselines3 `VecEnv`s driven the same way: every step the
 learner plays a uniformly random legal action in every game (masks from
 sb3-contrib's `get_action_masks`), the opponents are `RandomBot`s, 4 players,
-finished games auto-reset. "native" is `KanaloaSB3VecEnv` (one `VectorDriver`,
+finished games auto-reset. "native" is `SB3VecEnv` (one `VectorDriver`,
 the core at batch size N); "dummy" is `DummyVecEnv` over N single-agent
-`KanaloaEnv`s (the driver at N = 1 each, stepped one after the other). A learner
+`SingleAgentEnv`s (the driver at N = 1 each, stepped one after the other). A learner
 step includes the opponents' moves up to the learner's next decision.
 
 Each measurement is a time-limited loop after one warm-up step, so large N gets
@@ -77,8 +77,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
 
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from kanaloa_env.wrappers import KanaloaEnv
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers import SingleAgentEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
     envs: list[tuple[str, int, Any]] = []
     for n in args.dummy_sizes:
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
                 n,
                 DummyVecEnv(
                     [
-                        lambda: KanaloaEnv(num_players=args.num_players, illegal_action="raise")
+                        lambda: SingleAgentEnv(num_players=args.num_players, illegal_action="raise")
                         for _ in range(n)
                     ]
                 ),
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
             (
                 "native",
                 n,
-                KanaloaSB3VecEnv(
+                SB3VecEnv(
                     n,
                     num_players=args.num_players,
                     seed=args.seed,

@@ -1,9 +1,10 @@
 """Fit the search bot's value of a round boundary: each seat's chance to win the game.
 
-The search bot (`kanaloa_env.bots.search`) plays rollouts to the end of the
-current round and values the position there with `win_chances`: a conditional
-logit over the seats, seat p's chance proportional to exp(w . f_p), with the
-features of `kanaloa_env.bots.search._features` (lead over the best other boat
+The search bot (`kanaloa_env.bots.search`, with Kanaloa's pieces
+`kanaloa_env.games.kanaloa.search`) plays rollouts to the end of the current round
+and values the position there with `win_chances`: a conditional logit over the
+seats, seat p's chance proportional to exp(w . f_p), with the features of
+`kanaloa_env.games.kanaloa.search._features` (lead over the best other boat
 and margin over the last other boat, in laps of the current route, and whether
 the boat is last). This script plays heuristic self-play games, records the
 boats at the start of every round after the first, labels each record with the
@@ -22,10 +23,10 @@ import argparse
 
 import numpy as np
 
-from kanaloa_env.bots import HeuristicBot
-from kanaloa_env.bots.search import _features
 from kanaloa_env.core import Config, init, step
 from kanaloa_env.core.kanaloa import route
+from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
+from kanaloa_env.games.kanaloa.search import _features
 
 
 def play(players: int, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ outside a temporary folder.
 # **Kanaloa** is a trick-taking game with a boat race: whoever wins a trick sails their
 # boat to the next free field of a ring of ocean cards, trump is the colour under the
 # leading boat, and the first boat to lap the last one wins. **Kahuna** is a 2-player
-# board game of bridges between twelve islands. `kanaloa_env` has a batched numpy rules
+# board game of bridges between twelve islands. `kanaloa_env` has a batched compiled rules
 # engine for each, with PettingZoo, Gymnasium and stable-baselines3 faces.
 #
 # This notebook creates the PettingZoo environment, looks at an observation, draws the
@@ -40,7 +40,7 @@ from kanaloa_env.core import decode
 from kanaloa_env.core.kanaloa.constants import action_name
 from kanaloa_env.evaluation import evaluate
 from kanaloa_env.records import Recorder, bot_action, describe_step, load_record, replay
-from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv  # SB3 and MaskablePPO: the train extra
+from kanaloa_env.wrappers.sb3 import SB3VecEnv  # SB3 and MaskablePPO: the train extra
 
 # %% [markdown]
 # ## 1. Create the environment
@@ -145,14 +145,14 @@ for r in list(replay(record))[:6]:
 # %% [markdown]
 # ## 6. The native vector env
 #
-# For training, `KanaloaSB3VecEnv` (a stable-baselines3 `VecEnv`; the Gymnasium twin is
+# For training, `SB3VecEnv` (a stable-baselines3 `VecEnv`; the Gymnasium twin is
 # `gymnasium.make_vec("kanaloa_env/Kanaloa-v0", vectorization_mode="vector_entry_point")`)
 # steps N games at once in one process: one learner seat per game, the other seats
 # played inside `step` by batched bots, finished games restarted at once. The masks
 # come from `action_masks()`, one row per game.
 
 # %%
-venv = KanaloaSB3VecEnv(256, num_players=4, opponents="random", seed=0)
+venv = SB3VecEnv(256, num_players=4, opponents="random", seed=0)
 obs = venv.reset()
 print("observations:", obs.shape, obs.dtype)
 wins = games = 0
@@ -173,7 +173,7 @@ print(f"100 steps of 256 games: {games} games finished, the random learner won {
 # results). `kanaloa_env.evaluation.evaluate` gives a win rate with a 95% Wilson interval.
 
 # %%
-train_env = KanaloaSB3VecEnv(64, num_players=4, opponents="random", seed=0)
+train_env = SB3VecEnv(64, num_players=4, opponents="random", seed=0)
 model = MaskablePPO("MlpPolicy", train_env, n_steps=32, batch_size=512, seed=0, device="cpu")
 model.learn(total_timesteps=4096)
 print("after", model.num_timesteps, "steps:", evaluate(model, "random", num_games=400, seed=1))

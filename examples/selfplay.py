@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     from kanaloa_env.bots.model import MaskablePPOBot
     from kanaloa_env.evaluation import evaluate
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from train_maskable_ppo import plot_curve, write_rows  # as the bot-training example
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     os.makedirs(args.output_dir, exist_ok=True)
 
     # The pool starts as "random" only until the model exists; replaced right below.
-    env = KanaloaSB3VecEnv(
+    env = SB3VecEnv(
         args.num_envs,
         num_players=args.num_players,
         opponents="random",

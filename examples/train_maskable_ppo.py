@@ -68,7 +68,7 @@ import time
 
 import numpy as np
 
-from kanaloa_env.render.terminal import plural
+from kanaloa_env.drawing.terminal import plural
 from kanaloa_env.training import GracefulStop, run_script
 
 # Budgets differ per game: Kanaloa's 4-player table still improves at 1.8M steps, where
@@ -175,13 +175,13 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from kanaloa_env.evaluation import evaluate
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.output_dir, exist_ok=True)
 
     # TRY NOT TO MODIFY: seeding. The env seeds its games and bots; SB3 seeds torch.
-    env = KanaloaSB3VecEnv(
+    env = SB3VecEnv(
         args.num_envs,
         game=args.game,
         num_players=args.num_players,

@@ -182,8 +182,9 @@ def heuristic_games(
             discounted by `gamma` per later decision of the same player (as PPO's
             value target of a learner that is this player).
     """
-    from kanaloa_env.bots import HeuristicBot, public_view
+    from kanaloa_env.bots import public_view
     from kanaloa_env.core import Config, init, observe, step_inplace
+    from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 
     state = init(Config(num_players=num_players), num_games, seed, first_game=first_game)
     bot = HeuristicBot()
@@ -361,10 +362,10 @@ def ppo_finetune(
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from kanaloa_env.bots import HeuristicBot
     from kanaloa_env.bots.model import MaskablePPOBot
     from kanaloa_env.core.files import atomic_write_path
     from kanaloa_env.evaluation import evaluate
+    from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 
     last = os.path.join(args.output_dir, "ppo_last.zip")
     best = os.path.join(args.output_dir, "ppo_best.zip")
@@ -530,7 +531,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.output_dir, exist_ok=True)
@@ -545,7 +546,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     log(f"args: {json.dumps(vars(args))}")
     t0 = time.time()
     # TRY NOT TO MODIFY: seeding. Every stream comes from --seed; SB3 seeds torch.
-    env = KanaloaSB3VecEnv(
+    env = SB3VecEnv(
         args.num_envs,
         num_players=args.num_players,
         opponents="heuristic",

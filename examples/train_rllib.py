@@ -55,7 +55,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kanaloa_env.render.terminal import plural
+from kanaloa_env.drawing.terminal import plural
 from kanaloa_env.training import GracefulStop, run_script
 
 

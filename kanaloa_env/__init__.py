@@ -1,6 +1,7 @@
 """kanaloa_env: reinforcement-learning environments for Kanaloa and Kahuna.
 
-The rules of each game live in one batched numpy engine (`kanaloa_env.core`);
+The rules of each game live in one batched engine (`kanaloa_env.core`: numpy arrays,
+per-game kernels compiled with numba);
 every interface is a thin view over it, written once for all games through the
 game protocol (`kanaloa_env.games`).
 
@@ -11,42 +12,71 @@ game protocol (`kanaloa_env.games`).
   `"kanaloa_env/Kahuna-v0"` (with `gymnasium.make_vec(...,
   vectorization_mode="vector_entry_point")`): one learner against bots
   (`kanaloa_env.wrappers`).
+- A game from elsewhere plugs in with `kanaloa_env.games.register_game(name, game)`
+  and gets both ids (docs/adding-a-game.md).
 """
 
 __version__ = "0.2.0"
 
-# Imported eagerly: importing the submodule `aec` binds nothing named `env`, and the
-# functions below are the package's public AEC entry points.
-import gymnasium as _gymnasium  # noqa: E402
-import pettingzoo as _pettingzoo  # noqa: E402
+# Nothing heavy is imported here: `import kanaloa_env.core` runs this file first, and an
+# engine must not pull in the RL frameworks. The names below are loaded on first use
+# (PEP 562); the env ids reach Gymnasium's and PettingZoo's registries when those are
+# imported, before or after this package (`_env_ids`).
+from typing import TYPE_CHECKING, Any
 
-from .aec import env as env  # noqa: E402
-from .aec import raw_env as raw_env  # noqa: E402
-from .aec import registry_id as _registry_id  # noqa: E402
-from .games import GAMES as _GAMES  # noqa: E402
+from . import _env_ids
 
-# PettingZoo's registry exists from PettingZoo 1.27 on; older versions have none
-# (`pettingzoo.make` then does not exist either), and the env works without it.
-_aec_registry = getattr(_pettingzoo, "aec_registry", None)
-if _aec_registry is not None:
-    for _name in _GAMES:
-        if _registry_id(_name) not in _aec_registry:
-            _pettingzoo.register(
-                "aec",
-                _registry_id(_name),
-                entry_point="kanaloa_env.aec:env",
-                kwargs={"game": _name},
-            )
+if TYPE_CHECKING:
+    from .aec import env as env
+    from .aec import raw_env as raw_env
+
+__all__ = ["GYM_ENV_ID", "GYM_ENV_IDS", "__version__", "env", "raw_env"]
 
 # Gymnasium: gymnasium.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random") and
-# gymnasium.make_vec(..., num_envs=N, vectorization_mode="vector_entry_point") (kanaloa_env/wrappers/).
+# gymnasium.make_vec(..., num_envs=N, vectorization_mode="vector_entry_point")
+# (kanaloa_env/wrappers/). PettingZoo: pettingzoo.make("aec", "kanaloa_env/kanaloa-v0").
+# `GYM_ENV_IDS` maps each game to its Gymnasium id, a game registered later
+# (`kanaloa_env.games.register_game`) included.
 GYM_ENV_ID = "kanaloa_env/Kanaloa-v0"
-GYM_ENV_IDS = {name: f"kanaloa_env/{name.capitalize()}-{e.version}" for name, e in _GAMES.items()}
-for _name, _id in GYM_ENV_IDS.items():
-    if _id not in _gymnasium.registry:
-        _gymnasium.register(
-            id=_id,
-            entry_point="kanaloa_env.wrappers.single:KanaloaEnv",
-            vector_entry_point="kanaloa_env.wrappers.gym_vector:KanaloaGymVectorEnv",
-            kwargs={"game": _name},
-        )
+
+_LAZY = {"env": "aec", "raw_env": "aec"}
+_SUBPACKAGES = frozenset(
+    {
+        "aec",
+        "arena",
+        "bots",
+        "cli",
+        "core",
+        "drawing",
+        "evaluation",
+        "games",
+        "play",
+        "records",
+        "render",
+        "replay",
+        "testing",
+        "training",
+        "wrappers",
+    }
+)
+
+_env_ids.install()
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    if name == "GYM_ENV_IDS":
+        _env_ids.watch_games()
+        return _env_ids.GYM_ENV_IDS
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, "GYM_ENV_IDS", *_SUBPACKAGES})

@@ -35,19 +35,21 @@ env = kanaloa_env.env(num_players=4, nil_announcement=False, dolphin="optional",
 env = kanaloa_env.env(game="kahuna", discard_rule="any_time", render_mode="ansi")
 ```
 
-`game`: "kanaloa" (default) or "kahuna". `num_players`: Kanaloa 3..5 (Kahuna: 2).
-Every field of the game's `Config` is an argument too (Kanaloa: `ocean_deck`,
-`nil_announcement`, `announced_boat_moves`, `dolphin`, `dolphin_chain`,
-`max_rounds`, `reward`; Kahuna: `stones_per_player`, `first_player`,
-`discard_rule`, `early_end`, `max_turns`), or pass a whole `config=Config(...)`.
-`render_mode`: `None`, `"human"` (prints the text table after every step),
-`"ansi"` (returns it, with ANSI colour codes, also when printed to a pipe or a
-file: PettingZoo's ansi mode is a string for terminals;
-`kanaloa_env.render.terminal.strip_ansi` removes them) or `"rgb_array"` (an
-(H, W, 3) uint8 picture). `env()` adds PettingZoo's classic
-wrappers (`TerminateIllegalWrapper` → `AssertOutOfBoundsWrapper` →
-`OrderEnforcingWrapper`, with a check that an action is an integer or None in
-front); `raw_env()` has none and raises `ValueError` on an illegal action.
+`game`: "kanaloa" (default), "kahuna", or a game registered with
+`kanaloa_env.games.register_game` (docs/adding-a-game.md). `num_players`: Kanaloa
+3..5 (Kahuna: 2). Every field of the game's `Config` is an argument too (Kanaloa:
+`ocean_deck`, `nil_announcement`, `announced_boat_moves`, `dolphin`,
+`dolphin_chain`, `max_rounds`, `reward`; Kahuna: `stones_per_player`,
+`first_player`, `discard_rule`, `early_end`, `max_turns`), or pass a whole
+`config=Config(...)`. `render_mode`: `None` or one of the modes the game can draw
+(`metadata["render_modes"]`, all three for Kanaloa and Kahuna): `"human"` (prints
+the text table after every step), `"ansi"` (returns it, with ANSI colour codes,
+also when printed to a pipe or a file: PettingZoo's ansi mode is a string for
+terminals; `kanaloa_env.drawing.terminal.strip_ansi` removes them) or `"rgb_array"`
+(an (H, W, 3) uint8 picture). `env()` adds PettingZoo's classic wrappers
+(`TerminateIllegalWrapper` → `AssertOutOfBoundsWrapper` → `OrderEnforcingWrapper`,
+with a check that an action is an integer or None in front); `raw_env()` has none
+and raises `ValueError` on an illegal action.
 
 `reset(seed=s)` plays game 0 of the engine's `init(config, B, seed=s)` for any `B`;
 `reset()` without a seed draws a fresh seed from the env's own generator (itself
@@ -134,11 +136,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ._env_ids import aec_env_id
 from .core.batch import GameState
 from .core.rng import check_seed
 from .games import get_game
 from .games.protocol import Game
-from .render import RENDER_MODES, render_frame
+from .render import RENDER_MODES, render_frame, render_modes
 
 __all__ = ["env", "raw_env", "registry_id"]
 
@@ -151,7 +154,7 @@ def registry_id(game: str | Game[Any, Any]) -> str:
     name = game.name if isinstance(game, Game) else str(game)
     if name not in GAMES:
         raise ValueError(f"unknown game {game!r}; the games are {sorted(GAMES)}")
-    return f"kanaloa_env/{name}-{GAMES[name].version}"
+    return aec_env_id(name, GAMES[name].version)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -211,7 +214,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     """The AEC env of a game without wrappers (see the module docstring).
 
     Args:
-        game: "kanaloa" (default), "kahuna" or a `kanaloa_env.games.Game`.
+        game: "kanaloa" (default), "kahuna", another registered game
+            (`kanaloa_env.games.register_game`) or a `kanaloa_env.games.Game`.
         num_players: Kanaloa 3..5 (R1.4), default 4; Kahuna 2.
         render_mode: None, "human", "ansi" or "rgb_array".
         config: a whole `Config` of the game; then no other config option may be given.
@@ -241,7 +245,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         super().__init__()
         self.game = get_game(game)
         g = self.game
-        self.metadata = {**type(self).metadata, "name": f"{g.name}_{g.version}"}
+        self.metadata = {
+            **type(self).metadata,
+            "name": f"{g.name}_{g.version}",
+            "render_modes": render_modes(g),  # those the game can draw
+        }
         unknown = sorted(set(options) - set(g.config_fields))
         if unknown:
             raise TypeError(

@@ -19,10 +19,13 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from kanaloa_env.core import Config, State
+from kanaloa_env.games import register_game
 
 _TESTS = str(Path(__file__).resolve().parent)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
+
+register_game("kuhn", "kuhn:GAME")  # a third game from outside the package: tests/kuhn/
 
 # The RLlib tests need ray[rllib], whose gymnasium pin keeps it out of the main test
 # environment: where ray is missing they are not collected here, and

@@ -8,7 +8,6 @@ from core.kit import ROUTE_4, load, make
 
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import (
-    HeuristicBot,
     RandomBot,
     bot_names,
     make_bot,
@@ -26,6 +25,7 @@ from kanaloa_env.core.kanaloa.constants import (
     action_name,
     card_from_name,
 )
+from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 
 
 def heuristic_actions(bot: HeuristicBot, state: State, idx: np.ndarray) -> np.ndarray:

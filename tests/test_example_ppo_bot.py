@@ -42,8 +42,9 @@ def test_cloning_data_holds_every_decision_with_its_discounted_outcome() -> None
     sys.path.insert(0, str(EXAMPLES))
     from train_ppo_bot import heuristic_games
 
-    from kanaloa_env.bots import HeuristicBot, public_view
+    from kanaloa_env.bots import public_view
     from kanaloa_env.core import Config, init, observe, step_inplace
+    from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 
     gamma, games = 0.9, 6
     data = heuristic_games(4, seed=11, first_game=3, num_games=games, gamma=gamma)

@@ -427,9 +427,9 @@ def test_exported_network_plays_exactly_the_sb3_models_actions(
     import torch
     from sb3_contrib import MaskablePPO
 
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-    env = KanaloaSB3VecEnv(4, seed=0)
+    env = SB3VecEnv(4, seed=0)
     act_fn = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[activation]
     model = MaskablePPO(
         "MlpPolicy",
@@ -460,9 +460,9 @@ def test_exporter_refuses_what_it_cannot_express(tmp_path: Path) -> None:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-    env = KanaloaSB3VecEnv(4, seed=0)
+    env = SB3VecEnv(4, seed=0)
     model = MaskablePPO(
         "MlpPolicy",
         env,

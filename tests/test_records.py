@@ -14,6 +14,7 @@ import pytest
 from kanaloa_env.bots import RandomBot
 from kanaloa_env.core import Config, init, step, to_scenario
 from kanaloa_env.core.kanaloa.constants import NUM_ACTIONS, Phase
+from kanaloa_env.games import GAMES
 from kanaloa_env.records import (
     FORMAT_VERSION,
     GameRecord,
@@ -283,7 +284,7 @@ def test_save_records_several_games_in_one_file(tmp_path: Path) -> None:
     save_records(path, recs)
     assert [r.seed for r in load_records(path)] == [1, 2]
     assert load_record(path, 1).actions == recs[1].actions
-    with pytest.raises(ValueError, match="game must be in 0..1"):
+    with pytest.raises(ValueError, match="game index i must be in 0..1"):
         load_record(path, 2)
     # A record JSON cannot write leaves the file as it was (not truncated).
     before = path.read_text()
@@ -478,8 +479,8 @@ def test_replay_cli_index_picks_a_game_and_game_names_one(
         (["--game", "kahuna"], "--game kahuna: game 0 of PATH is a Kanaloa record; pass --game "
          "kanaloa or leave --game out"),
         (["-i", "1", "--game", "kanaloa"], "--game kanaloa: game 1 of PATH is a Kahuna record"),
-        (["--game", "3"], "argument --game: takes a game name (kahuna, kanaloa), got '3'; to "
-         "pick game 3 of a file, use --index 3"),
+        (["--game", "3"], f"argument --game: takes a game name ({', '.join(sorted(GAMES))}), "
+         "got '3'; to pick game 3 of a file, use --index 3"),
         (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
         (["--index", "2"], "--index must be in 0..1 (PATH holds 2 games)"),
         (["--index", "-1"], "argument -i/--index: must be an int >= 0, got -1"),
@@ -511,7 +512,7 @@ def test_replay_cli_names_a_one_game_file_in_the_singular(
     with pytest.raises(SystemExit):
         replay_cli.main([str(path), "-i", "1"])
     assert f"--index must be in 0..0 ({path} holds 1 game)" in capsys.readouterr().err
-    with pytest.raises(ValueError, match="holds 1 game; game must be in 0..0"):
+    with pytest.raises(ValueError, match="holds 1 game; game index i must be in 0..0"):
         load_record(path, 1)
     frames = tmp_path / "frames"
     assert replay_cli.main([str(path), "--png-dir", str(frames), "--gif", str(tmp_path / "o.gif"),

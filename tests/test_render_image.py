@@ -122,13 +122,13 @@ def test_game_over_picture_names_the_winner(game4: list) -> None:
 
 def test_bad_arguments_raise() -> None:
     s = init(Config(num_players=3), 2, seed=0)
-    with pytest.raises(ValueError, match="game must be in 0..1"):
-        render_rgb(s, game=2)
+    with pytest.raises(ValueError, match="game index i must be in 0..1"):
+        render_rgb(s, i=2)
     with pytest.raises(ValueError, match="seat must be None or an int in 0..2"):
         render_rgb(s, seat=3)
     with pytest.raises(TypeError, match="State"):
         render_rgb(np.zeros(3))  # type: ignore[arg-type]
-    assert not np.array_equal(render_rgb(s, game=0), render_rgb(s, game=1))
+    assert not np.array_equal(render_rgb(s, i=0), render_rgb(s, i=1))
 
 
 def test_save_gif_writes_one_frame_per_state(tmp_path: Path, game4: list) -> None:

@@ -171,16 +171,16 @@ def test_truncated_game() -> None:
 
 def test_game_index_in_a_batch() -> None:
     batch = init(Config(num_players=5), 4, seed=9)
-    assert render_text(batch, game=2) == render_text(batch.take([2]))
-    assert render_text(batch, game=2) != render_text(batch, game=1)
+    assert render_text(batch, i=2) == render_text(batch.take([2]))
+    assert render_text(batch, i=2) != render_text(batch, i=1)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"game": 1}, ValueError, "game must be in 0..0"),
-        ({"game": -1}, ValueError, "game"),
-        ({"game": 0.0}, TypeError, "game must be an int"),
+        ({"i": 1}, ValueError, "game index i must be in 0..0"),
+        ({"i": -1}, ValueError, "game index i"),
+        ({"i": 0.0}, TypeError, "game index i must be an int"),
         ({"seat": 3}, ValueError, "seat must be in 0..2"),
         ({"seat": "1"}, TypeError, "seat"),
     ],

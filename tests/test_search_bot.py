@@ -10,10 +10,12 @@ import pytest
 from core.kit import ROUTE_4, load, make
 
 from kanaloa_env.arena import run_tournament
-from kanaloa_env.bots import HeuristicBot, SearchBot, bot_names, make_bot, public_view, search
-from kanaloa_env.bots.search import KanaloaSearch, decision_keys, evaluate_actions, win_chances
+from kanaloa_env.bots import SearchBot, bot_names, make_bot, public_view, search
+from kanaloa_env.bots.search import evaluate_actions
 from kanaloa_env.core import Config, Phase, State, init, step
 from kanaloa_env.core.kanaloa.constants import card_from_name
+from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
+from kanaloa_env.games.kanaloa.search import KanaloaSearch, decision_keys, win_chances
 
 
 def ask(bot: SearchBot, state: State, idx: np.ndarray, seed: int = 0) -> np.ndarray:

@@ -1,11 +1,14 @@
 """Batched bots: `act(observations, masks, rng) -> actions`, for every game of the package.
 
-`make_bot(spec, game=...)` builds one from a name ("random", and each game's own such
-as "heuristic", "search" and Kanaloa's "ppo"), a policy file (`.npz`), a saved model path, a model, a function or a bot object;
-`bot_actions` is how every layer calls one. Game-specific bots live with their game
-(`kanaloa_env.games.<game>`).
+`make_bot(spec, game=...)` builds one from a name ("random", each game's own such as
+"heuristic" and "ppo", and "search" for a game with search pieces), a policy file
+(`.npz`), a saved model path, a model, a function or a bot object; `bot_actions` is
+how every layer calls one. Game-specific bots live with their game
+(`kanaloa_env.games.<game>`): `make_bot("heuristic", game="kahuna")` is Kahuna's
+heuristic (`kanaloa_env.bots.HeuristicBot`, Kanaloa's, is deprecated).
 """
 
+import warnings
 from typing import Any
 
 from .base import Bot, RandomBot, public_view, sample_legal
@@ -16,7 +19,6 @@ from .registry import bot_names, make_bot
 __all__ = [
     "Bot",
     "CallableBot",
-    "HeuristicBot",
     "MaskablePPOBot",
     "PolicyBot",
     "RandomBot",
@@ -31,9 +33,16 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # Kanaloa's heuristic and search bots, importable from here without importing the
-    # game's modules (and their imports of this package) at package import time.
+    # The bots of other modules, imported on first use (torch, the games' modules).
     if name == "HeuristicBot":
+        # Kanaloa's heuristic, from before bots came from the game (`make_bot`).
+        warnings.warn(
+            "kanaloa_env.bots.HeuristicBot (Kanaloa's heuristic) is deprecated and goes in "
+            'the next release: use make_bot("heuristic", game=...) for any game, or '
+            "kanaloa_env.games.kanaloa.heuristic.HeuristicBot",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         from ..games.kanaloa.heuristic import HeuristicBot
 
         return HeuristicBot

@@ -2,8 +2,9 @@
 
 ```python
 from kanaloa_env.bots import make_bot
-bot = make_bot("heuristic")                       # Kanaloa's heuristic
+bot = make_bot("heuristic")                       # Kanaloa's heuristic (the default game)
 bot = make_bot("heuristic", game="kahuna")        # Kahuna's
+bot = make_bot("search", game="kahuna")           # the search bot with Kahuna's pieces
 bot = make_bot("runs/maskable_ppo/model.zip")     # a saved MaskablePPO model (trusted files only)
 bot = make_bot(lambda obs, masks, rng: masks.argmax(axis=1))
 ```
@@ -14,6 +15,7 @@ play, evaluation) resolves it here.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -29,9 +31,21 @@ MODEL_SUFFIX = ".zip"
 POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_file)
 
 
+def game_bots(game: Game) -> dict[str, Callable[[], Any]]:
+    """The named bots of `game`: `COMMON_BOTS`, the game's own (`Game.bot_factories`) and,
+    for a game with search pieces (`Game.search_pieces`), "search": the generic
+    `SearchBot` with the game's `search_defaults()`."""
+    bots = {**COMMON_BOTS, **game.bot_factories()}
+    if "search" not in bots and game.provides("search_pieces"):
+        from .search import SearchBot
+
+        bots["search"] = functools.partial(SearchBot, game=game.name, **game.search_defaults())
+    return bots
+
+
 def bot_names(game: str | Game | None = None) -> tuple[str, ...]:
     """The bot names `make_bot` understands for `game` (default Kanaloa)."""
-    return tuple(COMMON_BOTS) + tuple(get_game(game).bot_factories())
+    return tuple(game_bots(get_game(game)))
 
 
 def is_bot(obj: object) -> bool:
@@ -91,7 +105,7 @@ def make_bot(
         text = os.fspath(spec)
         if text in COMMON_BOTS:  # without importing the game's own bots
             return COMMON_BOTS[text]()  # type: ignore[no-any-return]
-        factories = {**COMMON_BOTS, **g.bot_factories()}
+        factories = game_bots(g)
         if text in factories:
             try:
                 return factories[text]()  # type: ignore[no-any-return]

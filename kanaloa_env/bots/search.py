@@ -1,99 +1,50 @@
-"""A search bot: determinized Monte-Carlo evaluation of every legal action.
+"""A search bot: determinized Monte-Carlo evaluation of every legal action, for any game.
 
-For each decision the bot samples full states consistent with what it knows
-(`core.kanaloa.belief.determinize`, `core.kahuna.belief.determinize`), applies every
-legal action to every sample
-and plays each resulting game on with a default policy up to a horizon, all
-decisions of the batch, all samples and all actions as one engine batch. It plays
-the action with the best mean value (perfect-information Monte Carlo, "PIMC").
+For each decision the bot samples full states consistent with what it knows (the
+game's belief sampling), applies every legal action to every sample and plays each
+resulting game on with a default policy up to a horizon, all decisions of the batch,
+all samples and all actions as one engine batch. It plays the action with the best
+mean value (perfect-information Monte Carlo, "PIMC").
 
-The search itself (`evaluate_actions` and `SearchBot`'s budget loop) knows
-nothing of Kanaloa: it asks a `SearchGame` for everything game-specific (checking
-a call, keys from what a seat knows, sampling, stepping, the default policy, the
-horizon, the value of a stopped game, a cheap prior for ties). `KanaloaSearch`
-is Kanaloa's; Kahuna's is `kanaloa_env.games.kahuna.search.KahunaSearch`.
-`SearchBot(game=...)` picks the pieces of the game it plays (`search_pieces`).
+The search itself (`evaluate_actions` and `SearchBot`'s budget loop) knows nothing
+of any game: it asks a `SearchGame` (`kanaloa_env.games.search`) for everything
+game-specific (checking a call, keys from what a seat knows, sampling, stepping, the
+default policy, the horizon, the value of a stopped game, a cheap prior for ties).
+A game provides its pieces through the game protocol (`Game.search_pieces`, by
+convention its `search.py`, e.g. `kanaloa_env.games.kanaloa.search`); a game
+without them has no search bot.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
+from .._deprecation import warn_deprecated
 from ..core.batch import BatchedState
-from ..core.kanaloa import route
-from ..core.kanaloa.belief import determinize_from_keys
-from ..core.kanaloa.constants import NUM_ACTIONS
-from ..core.kanaloa.state import State
-from ..core.kanaloa.step import step_inplace
-from ..core.rng import draws, mix64
-from ..games.kanaloa.heuristic import HeuristicBot
+from ..core.rng import mix64
+from ..games import DEFAULT_GAME, GAMES, get_game
+from ..games.protocol import Game
+from ..games.search import HORIZONS, POLICIES, SearchGame, check_act, keyed_legal
 
 __all__ = [
-    "KanaloaSearch",
     "SearchBot",
     "SearchGame",
     "SearchStats",
+    "check_act",
     "evaluate_actions",
     "keyed_legal",
+    "search_games",
     "search_pieces",
 ]
 
-POLICIES = ("heuristic", "random")
 # Games played on in one engine batch: 2**17 states are 32 MB, the default policy's
 # temporaries a few times that.
 MAX_ROWS = 1 << 17
 SELECTIONS = ("halving", "uniform")
-HORIZONS = ("round", "game")
-SEARCH_GAMES = ("kanaloa", "kahuna")
-
-
-class SearchGame(Protocol):
-    """What the search needs from a game (states are a `BatchedState` of that game)."""
-
-    def check(self, view: Any, seats: Any, masks: Any) -> tuple[Any, np.ndarray, np.ndarray]:
-        """Validate a bot call's `view`, (b,) `seats` and (b, A) `masks`; return them
-        as the game's state, intp seats and a bool array (TypeError/ValueError)."""
-        ...
-
-    def info_keys(self, view: Any, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-        """(b,) uint64 keys from `base` and only what each seat knows of its game."""
-        ...
-
-    def determinize(
-        self, view: Any, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
-    ) -> Any:
-        """`counts[i]` full states consistent with what `seats[i]` knows in game i of
-        `view`, game-major, seeded by the (b,) uint64 `keys`."""
-        ...
-
-    def step(self, state: Any, actions: np.ndarray) -> None:
-        """Apply (R,) actions in place."""
-        ...
-
-    def marker(self, state: Any) -> np.ndarray:
-        """(R,) int: what `stopped` compares against (e.g. the round number)."""
-        ...
-
-    def stopped(self, state: Any, marker: np.ndarray) -> np.ndarray:
-        """(R,) bool: the game is over or has reached the horizon set at `marker`."""
-        ...
-
-    def value(self, state: Any, seats: np.ndarray) -> np.ndarray:
-        """(R,) float in [0, 1]: how good a stopped position is for `seats`."""
-        ...
-
-    def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:
-        """(R,) legal actions of the default policy in the live games `state`;
-        `keys` (R,) uint64 and `step` seed any randomness."""
-        ...
-
-    def prior(self, view: Any, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """(b,) the action preferred among equal values (a cheap policy's choice)."""
-        ...
 
 
 @dataclass
@@ -214,11 +165,11 @@ class SearchBot:
       samples the uniform untimed search would take. Timed search depends on
       the machine's speed, so it is not reproducible.
 
-    Value of a stopped game for the deciding seat: 1 for a win, 0 for a loss, and
-    at the horizon "round" (the end of the current round) an estimate of the
-    chance to win: Kanaloa's from the boats' positions (`KanaloaSearch.value`; a
-    truncated game 0), Kahuna's from the points and the board after the next
-    scoring (`KahunaSearch.value`; a draw or truncated game 0.5).
+    Value of a stopped game for the deciding seat: the game's (`SearchGame.value`):
+    1 for a win, 0 for a loss, and at the horizon "round" an estimate of the chance
+    to win (Kanaloa: `games.kanaloa.search.KanaloaSearch`, from the boats' positions
+    at the end of the round; Kahuna: `games.kahuna.search.KahunaSearch`, from the
+    points and the board after the next scoring).
 
     Randomness: each call draws one key from `rng`; a decision's samples and
     rollouts derive from that key and what the seat knows of its game, so a
@@ -228,16 +179,17 @@ class SearchBot:
     Attributes:
         rollouts: games played on per decision (None: no limit, needs `time_ms`).
         time_ms: wall-time budget per decision (None: none, needs `rollouts`).
-        policy: "heuristic" (the game's `HeuristicBot`) or "random" default policy.
+        policy: "heuristic" (the game's heuristic bot) or "random" default policy.
         horizon: "round" (to the end of the current round, in Kahuna the next
             scoring, then the value estimate) or "game" (to the end of the game).
         chunk: samples per decision per round of a timed search.
         selection: "uniform" or "halving" (see Budget).
         name: the bot's name in tournaments.
-        game: the game it plays, "kanaloa" or "kahuna" (`SEARCH_GAMES`); the
-            defaults above are Kanaloa's, Kahuna's "search" bot
-            (`make_bot("search", game="kahuna")`) is built with
-            `games.kahuna.search.KAHUNA_SEARCH_DEFAULTS`.
+        game: the name of the game it plays (default Kanaloa), one whose `Game`
+            provides `search_pieces` (`search_games()`); a `Game` is taken by its
+            name. The defaults above are the bot's own (Kanaloa's); the game's
+            "search" bot (`make_bot("search", game=...)`) is built with the game's
+            `search_defaults()` (Kahuna: 24 rollouts).
         stats: counters of calls, decisions, rollouts and time (`SearchStats`).
     """
 
@@ -248,7 +200,7 @@ class SearchBot:
     chunk: int = 4
     selection: str = "halving"
     name: str = "search"
-    game: str = "kanaloa"
+    game: str = DEFAULT_GAME
     stats: SearchStats = field(default_factory=SearchStats, repr=False)
     pieces: SearchGame = field(init=False, repr=False)
 
@@ -280,9 +232,9 @@ class SearchBot:
             raise TypeError(f"chunk must be an int >= 1, got {self.chunk!r}")
         if self.chunk < 1:
             raise ValueError(f"chunk must be >= 1, got {self.chunk}")
-        if self.game not in SEARCH_GAMES:
-            raise ValueError(f"game must be one of {SEARCH_GAMES}, got {self.game!r}")
         self.pieces = search_pieces(self.game, self.policy, self.horizon)
+        if isinstance(self.game, Game):
+            self.game = self.game.name
 
     def act(
         self,
@@ -298,8 +250,8 @@ class SearchBot:
 
         Args:
             observations: not read (the bot uses `view`).
-            masks: (b, A) bool legal actions (A: the game's action count, 66 for
-                Kanaloa, 153 for Kahuna); every row needs one.
+            masks: (b, A) bool legal actions (A: the game's `num_actions`); every
+                row needs one.
             rng: one 64-bit draw per call seeds the search.
             view: `public_view(state, seats)` of the b games.
             seats: (b,) the deciding seats, each game's `current_player`.
@@ -404,21 +356,28 @@ class SearchBot:
         return np.where(keep_prior, prior, np.argmax(tied, axis=1)).astype(np.int64)
 
 
-def search_pieces(game: str, policy: str, horizon: str) -> SearchGame:
-    """The `SearchGame` of a game by name ("kanaloa": `KanaloaSearch`, "kahuna":
-    `kanaloa_env.games.kahuna.search.KahunaSearch`) with its default policy and horizon.
+def search_games() -> list[str]:
+    """The registered games that have a search bot (`Game.provides("search_pieces")`)."""
+    return [name for name in GAMES if get_game(name).provides("search_pieces")]
+
+
+def search_pieces(game: str | Game[Any, Any], policy: str, horizon: str) -> SearchGame:
+    """The `SearchGame` of a game (a name or `Game`) with the default `policy` and
+    `horizon`: the game's `search_pieces` (the game protocol).
 
     Raises:
-        ValueError: a game without search pieces (the message lists those with them).
+        ValueError: an unknown game or one without search pieces (the message lists
+            the games with them).
     """
-    if game == "kanaloa":
-        return KanaloaSearch(rollout_policy=policy, horizon=horizon)
-    if game == "kahuna":
-        # Imported here: Kahuna's pieces import this module.
-        from ..games.kahuna.search import KahunaSearch
-
-        return KahunaSearch(rollout_policy=policy, horizon=horizon)
-    raise ValueError(f"game must be one of {SEARCH_GAMES} (the games with search), got {game!r}")
+    try:
+        g = get_game(game)
+    except ValueError:
+        g = None
+    if g is None or not g.provides("search_pieces"):
+        raise ValueError(
+            f"game must be one of {search_games()} (the games with search), got {game!r}"
+        )
+    return g.search_pieces(policy, horizon)
 
 
 def _better_half(total: np.ndarray, count: np.ndarray, alive: np.ndarray) -> np.ndarray:
@@ -433,183 +392,26 @@ def _better_half(total: np.ndarray, count: np.ndarray, alive: np.ndarray) -> np.
     return keep & alive
 
 
-# ---- Kanaloa's pieces ------------------------------------------------------------------
+# Kanaloa's pieces lived here before the game protocol had `search_pieces`; their old
+# names still import from here (with a DeprecationWarning), for one release.
+_MOVED = ("KanaloaSearch", "win_chances", "decision_keys", "WIN_WEIGHTS", "_features")
 
 
-@dataclass
-class KanaloaSearch:
-    """Kanaloa's `SearchGame`: belief sampling, the default policy, horizon and value.
-
-    `value` at the horizon "round" estimates the deciding seat's chance to win
-    from the boats' positions at the start of the next round (`win_chances`).
-    """
-
-    rollout_policy: str = "heuristic"
-    horizon: str = "round"
-    _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
-
-    def check(
-        self, view: object, seats: object, masks: object
-    ) -> tuple[State, np.ndarray, np.ndarray]:
-        return check_act(view, seats, masks, State, NUM_ACTIONS, "kanaloa_env.core.State")
-
-    def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-        return decision_keys(view, seats, base)
-
-    def determinize(
-        self, view: State, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
-    ) -> State:
-        return determinize_from_keys(view, seats, counts, keys)
-
-    def step(self, state: State, actions: np.ndarray) -> None:
-        step_inplace(state, actions)
-
-    def marker(self, state: State) -> np.ndarray:
-        return state.round.astype(np.int64)
-
-    def stopped(self, state: State, marker: np.ndarray) -> np.ndarray:
-        done = state.terminated | state.truncated
-        if self.horizon == "game":
-            return done
-        return done | (state.round > marker)
-
-    def value(self, state: State, seats: np.ndarray) -> np.ndarray:
-        rows = np.arange(state.batch_size)
-        won = (state.winner == seats).astype(np.float64)
-        over = state.terminated | state.truncated
-        if over.all():
-            return won
-        chances = win_chances(state)[rows, seats]
-        return np.where(over, won, chances)
-
-    def policy(self, state: State, keys: np.ndarray, step: int) -> np.ndarray:
-        if self.rollout_policy == "random":
-            return keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
-        seats = state.current_player.astype(np.int64)
-        # The full sampled state as the view: the heuristic reads only its own hand.
-        return self._heuristic.act(_NO_OBS, state.legal, _NO_RNG, view=state, seats=seats)
-
-    def prior(self, view: State, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return self._heuristic.act(_NO_OBS, masks, _NO_RNG, view=view, seats=seats)
-
-
-# The heuristic reads neither observations nor its generator (it is deterministic).
-_NO_OBS = np.zeros((0, 0), dtype=np.float32)
-_NO_RNG = np.random.default_rng(0)
-
-
-def keyed_legal(masks: np.ndarray, words: np.ndarray) -> np.ndarray:
-    """(R,) a uniformly random legal action per row, the k-th legal one for
-    k = floor(u * count) with u from the row's random word."""
-    count = masks.sum(axis=1)
-    u = (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
-    k = (u * count).astype(np.int64)
-    return np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1).astype(np.int64)
-
-
-def win_chances(state: State) -> np.ndarray:
-    """(B, P) estimated chance of each seat to win from the boats' positions.
-
-    A conditional logit over the seats: seat p's chance is proportional to
-    exp(w . f_p) with features of its boat relative to the others (`_features`);
-    the weights `WIN_WEIGHTS` were fitted on heuristic self-play (see there).
-    """
-    lap = route.lap_length(state, np.arange(state.batch_size)).astype(np.float64)
-    f = _features(state.progress.astype(np.float64), lap)
-    w = WIN_WEIGHTS[state.num_players]
-    z = f @ w
-    z -= z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def _features(progress: np.ndarray, lap: np.ndarray) -> np.ndarray:
-    """(B, P, F) per seat: lead over the best other boat and margin over the last
-    other boat, both in laps, and whether it is the last boat."""
-    P = progress.shape[1]
-    others = np.where(np.eye(P, dtype=bool)[None], np.nan, progress[:, None, :])
-    best = np.nanmax(others, axis=2)
-    last = np.nanmin(others, axis=2)
-    lead = (progress - best) / lap[:, None]
-    margin = (progress - last) / lap[:, None]
-    is_last = (progress < last).astype(np.float64)
-    return np.stack([lead, margin, is_last], axis=2)
-
-
-# Fitted by `python benchmarks/fit_search_value.py` (4000 heuristic self-play games per
-# table size, seed 2024 + P; test log-loss 0.999, 1.262, 1.472 at 3, 4, 5 players against
-# 1.099, 1.386, 1.609 for a uniform guess). Features: lead, margin, is last (`_features`).
-WIN_WEIGHTS: dict[int, np.ndarray] = {
-    3: np.array([0.199, 1.606, 0.172]),
-    4: np.array([0.468, 1.622, 0.035]),
-    5: np.array([0.315, 2.258, 0.103]),
-}
-
-
-def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-    """(b,) uint64: a key per decision from `base` and what the seat knows of its game
-    (its hand and the public fields), so equal decisions get equal keys whatever
-    else is in the batch."""
-    b = view.batch_size
-    rows = np.arange(b)
-    h = mix64(np.full(b, base, dtype=np.uint64) ^ seats.astype(np.uint64))
-    parts = [view.hands[rows, seats]]
-    for name in (
-        "phase",
-        "round",
-        "current_player",
-        "leader",
-        "num_played",
-        "played",
-        "trump",
-        "pending",
-        "present_slots",
-    ):
-        parts.append(getattr(view, name))
-    for name in ("history", "progress", "boat_field", "announced", "voids", "tricks_won", "route"):
-        parts.extend(getattr(view, name).T)
-    for col in parts:
-        h = mix64(h ^ col.astype(np.int64).view(np.uint64))
-    return h
-
-
-def check_act(
-    view: object,
-    seats: object,
-    masks: object,
-    state_type: type[BatchedState],
-    num_actions: int,
-    state_name: str,
-) -> tuple[Any, np.ndarray, np.ndarray]:
-    """A search bot call's arguments checked against each other (see `SearchBot.act`):
-    `view` a `state_type` of b games (named `state_name` in errors), (b,) integer `seats`
-    that are the players to act, (b, `num_actions`) bool `masks` within the view's legal
-    mask with a legal action in every row. Returns them as the state, intp seats and
-    the mask array."""
-    if view is None or seats is None:
-        raise TypeError(
-            "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
+def __getattr__(name: str) -> Any:
+    if name == "SEARCH_GAMES":
+        warn_deprecated(
+            "kanaloa_env.bots.search.SEARCH_GAMES is deprecated: use search_games() or "
+            "Game.provides('search_pieces')",
+            stacklevel=2,
         )
-    if not isinstance(view, state_type):
-        raise TypeError(f"view must be a {state_name}, got {type(view).__name__}")
-    masks = np.asarray(masks)
-    seats = np.asarray(seats)
-    if seats.dtype.kind not in "iu":
-        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
-    b = len(masks) if masks.ndim else -1
-    if masks.shape != (b, num_actions) or masks.dtype != bool:
-        raise ValueError(f"masks must be a (b, {num_actions}) bool array, got {masks.shape}")
-    current = view.current_player  # type: ignore[attr-defined]
-    if view.batch_size != b or seats.shape != (b,):
-        raise ValueError(
-            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-        )
-    if (seats != current).any():
-        raise ValueError(
-            f"seats must be each game's player to act {current.tolist()}, got {seats.tolist()}"
-        )
-    if b and not masks.any(axis=1).all():
-        raise ValueError("every mask row needs at least one legal action")
-    if (masks & ~view.legal).any():  # type: ignore[attr-defined]
-        raise ValueError("masks allow an action the view's legal mask does not")
-    return view, seats.astype(np.intp), masks
+        return tuple(search_games())
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warn_deprecated(
+        f"kanaloa_env.bots.search.{name} is deprecated: it moved to "
+        f"kanaloa_env.games.kanaloa.search.{name}",
+        stacklevel=2,
+    )
+    import importlib
+
+    return getattr(importlib.import_module("kanaloa_env.games.kanaloa.search"), name)

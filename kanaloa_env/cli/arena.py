@@ -16,9 +16,9 @@ import sys
 from collections.abc import Sequence
 
 from ..core.files import check_output_dir
+from ..drawing.terminal import plural
 from ..evaluation.arena import DEFAULT_BATCH_SIZE, run_tournament
 from ..games.protocol import Game
-from ..render.terminal import plural
 from .options import (
     add_config_options,
     add_game_option,

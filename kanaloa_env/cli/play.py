@@ -29,10 +29,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from ..core.batch import GameState
+from ..drawing.terminal import add_color_option, color_from_option, plural
 from ..games import game_of_config
 from ..games.protocol import Game
 from ..records import Recorder, bot_action, describe_step
-from ..render.terminal import add_color_option, color_from_option, plural
 from .options import add_config_options, add_game_option, config_overrides, game_from_argv
 
 __all__ = ["HumanQuit", "main", "play_game"]

@@ -34,10 +34,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..drawing.terminal import add_color_option, color_from_option, plural
 from ..games import GAMES
 from ..records import ReplayError, describe_step, load_records, replay
 from ..render import SCALE_RANGE, render_text
-from ..render.terminal import add_color_option, color_from_option, plural
 from .options import positive_int
 
 __all__ = ["main", "printable"]

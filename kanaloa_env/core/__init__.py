@@ -1,4 +1,4 @@
-"""The rules engines: one batched numpy engine per game, and what they really share.
+"""The rules engines: one batched engine per game (numpy state, rules compiled with numba), and what they really share.
 
 - `kanaloa_env.core.kanaloa`: Kanaloa (RULES.md). Its public API is also this
   package's, so `from kanaloa_env.core import Config, init, step, ...` is Kanaloa's.

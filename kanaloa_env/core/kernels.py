@@ -31,24 +31,22 @@ from numba.experimental import structref
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-JIT_DISABLED: bool = bool(numba.config.DISABLE_JIT)
+JIT_DISABLED: bool = bool(getattr(numba.config, "DISABLE_JIT", False))
 """True under `NUMBA_DISABLE_JIT=1`: the kernels run as Python."""
+
 
 # error_model="numpy": division by zero gives inf/nan instead of raising (the kernels
 # never divide by zero; the check would cost a branch per division).
-_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
-
-
 def kernel(fn: F) -> F:
     """Compile `fn` with the engines' options (cached, GIL released, no exceptions)."""
-    return numba.njit(**_OPTIONS)(fn)  # type: ignore[no-any-return]
+    return numba.njit(cache=True, nogil=True, error_model="numpy")(fn)  # type: ignore[return-value]
 
 
 def small_kernel(fn: F) -> F:
     """`kernel` for a small function that compiled callers take in whole (numba's
     `inline="always"`): it is not compiled on its own for them, which shortens the
     first compilation (each compiled function costs a fraction of a second more)."""
-    return numba.njit(inline="always", **_OPTIONS)(fn)  # type: ignore[no-any-return]
+    return numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn)  # type: ignore[return-value]
 
 
 class StructType(types.StructRef):
@@ -151,17 +149,17 @@ def run_batch(fn: Callable[..., Any], size: int, threads: int, *args: Any) -> No
 
 
 @small_kernel
-def popcount(x: int) -> int:
+def popcount(value: int) -> int:
     """The number of set bits of a non-negative integer below 2**63 (branch-free: a
     loop over the set bits cost more in the engines' hot paths)."""
-    x = np.int64(x)
+    x = np.int64(value)
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     x = x + (x >> 8)
     x = x + (x >> 16)
     x = x + (x >> 32)
-    return x & 0x7F  # type: ignore[no-any-return]
+    return int(x & 0x7F)
 
 
 @kernel

@@ -74,9 +74,9 @@ from ..bots.registry import bot_label, make_bot
 from ..core.batch import GameState, check_positive_int
 from ..core.files import atomic_output_dir
 from ..core.rng import check_seed, game_keys
+from ..drawing.terminal import plural
 from ..games import get_game
 from ..games.protocol import Game
-from ..render.terminal import plural
 from .ratings import competition_ranks, openskill_ratings
 from .stats import wilson_interval
 

@@ -24,8 +24,8 @@ import numpy as np
 from ..bots.call import bot_actions
 from ..bots.registry import make_bot
 from ..core.batch import check_positive_int
+from ..drawing.terminal import plural
 from ..games.protocol import Game
-from ..render.terminal import plural
 from ..wrappers.vector import OpponentSpec, VectorDriver
 from .stats import wilson_interval
 

@@ -7,8 +7,8 @@ the bots, records, rendering, the arena and the command-line tools depend on thi
 class and on nothing game-specific. Adding a game adds its engine
 (`kanaloa_env/core/<game>/`), its sub-package here (`kanaloa_env/games/<game>/`: the
 `Game` subclass in `__init__.py`, and by convention the modules `text.py`,
-`image.py`, `describe.py`, `moves.py` and `heuristic.py` that the default methods
-below import on first use) and one line in `kanaloa_env.games.GAMES`.
+`image.py`, `describe.py`, `moves.py`, `heuristic.py` and `search.py` that the default
+methods below import on first use) and one line in `kanaloa_env.games.GAMES`.
 
 A game's state is a `kanaloa_env.core.batch.GameState`: arrays with a leading batch
 axis `B`, among them `key`, `current_player`, `legal`, `rewards`, `terminated`,
@@ -22,13 +22,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import importlib.util
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
+from .._deprecation import renamed_keyword
 from ..core.batch import GameState
+
+if TYPE_CHECKING:
+    from .search import SearchGame
 
 __all__ = ["Game", "Move"]
 
@@ -45,10 +51,52 @@ class Move:
 S = TypeVar("S", bound=GameState)
 C = TypeVar("C")
 
+# The engine methods of `Game` and the functions of the `engine` module their defaults call.
+_ENGINE_FUNCTIONS = {
+    "init": "init",
+    "init_from_keys": "init_from_keys",
+    "init_game": "init",
+    "reset_games": "reset_games",
+    "step_inplace": "step_inplace",
+    "step": "step",
+    "validate_actions": "validate_actions",
+}
+# The views and the modules of the game's package their defaults import.
+_VIEW_MODULES = {
+    "describe_action": "describe",
+    "describe_step": "describe",
+    "render_text": "text",
+    "render_rgb": "image",
+    "legal_moves": "moves",
+    "parse_move": "moves",
+    "move_help": "moves",
+    "turn_prompt": "moves",
+    "final_lines": "moves",
+    "bot_factories": "heuristic",
+    "search_pieces": "search",
+}
+
 
 class Game(Generic[S, C]):
-    """One game's implementation of the protocol (subclass it; every method that raises
-    NotImplementedError here must be given, the views come from the game's modules).
+    """One game's implementation of the protocol (subclass it).
+
+    What a game must give and what it may leave out is written down in three class
+    attributes, and `kanaloa_env.games.register_game` (and the first `get_game` of a
+    built-in game) refuses a game that lacks a required piece, naming it
+    (`missing_pieces`):
+
+    - `REQUIRED_ATTRIBUTES`: the class attributes below;
+    - `REQUIRED_METHODS`: the engine methods (the game's own, or the functions of the
+      same names in its `engine` module, as the defaults call them), `observe`,
+      `observation_bounds`, `final_ranks` and `action_name`; a game with several
+      table sizes also `observed_table_sizes`;
+    - `OPTIONAL_METHODS`: the rest, each with what needs it. A game without one
+      raises NotImplementedError (or ModuleNotFoundError for a view module) where it
+      is called, and `provides(name)` is False; the conformance suite
+      (`tests/conformance/`) skips what a game does not provide.
+
+    The other methods (config helpers, `game_summary`, `shaping_potential`, the
+    command-line flags, `search_defaults`) have defaults that serve any game.
 
     Class attributes:
         name: the id used everywhere (`"kanaloa"`, `"kahuna"`).
@@ -77,6 +125,76 @@ class Game(Generic[S, C]):
     config_class: ClassVar[type]
     state_class: ClassVar[type]
     engine: ClassVar[ModuleType]
+
+    REQUIRED_ATTRIBUTES: ClassVar[tuple[str, ...]] = (
+        "name",
+        "title",
+        "version",
+        "num_actions",
+        "obs_dim",
+        "player_counts",
+        "default_num_players",
+        "config_class",
+        "state_class",
+    )
+    REQUIRED_METHODS: ClassVar[tuple[str, ...]] = (
+        *_ENGINE_FUNCTIONS,
+        "observe",
+        "observation_bounds",
+        "final_ranks",
+        "action_name",
+    )
+    OPTIONAL_METHODS: ClassVar[dict[str, str]] = {
+        "public_view": "bots that read the state (uses_state), belief sampling",
+        "determinize": "belief sampling (search bots, the hidden-information check)",
+        "to_scenario": "positions: env.to_scenario(), records from a position",
+        "from_scenario": "positions: reset(options={'scenario': ...}), records from a position",
+        "check_invariants": "the invariant checker",
+        "random_playthrough": "random games under the invariant checker",
+        "render_text": "render modes 'ansi' and 'human', terminal play, replay (text.py)",
+        "render_rgb": "render mode 'rgb_array', pictures and GIFs (image.py)",
+        "describe_action": "terminal play (describe.py)",
+        "describe_step": "terminal play, replay (describe.py)",
+        "legal_moves": "terminal play (moves.py)",
+        "parse_move": "terminal play (moves.py)",
+        "move_help": "terminal play (moves.py)",
+        "turn_prompt": "terminal play (moves.py)",
+        "final_lines": "terminal play (moves.py)",
+        "bot_factories": "the game's own bots, by convention 'heuristic' (heuristic.py)",
+        "search_pieces": "the search bot, make_bot('search') and SearchBot (search.py)",
+    }
+
+    # ---- the contract ----------------------------------------------------------------
+
+    def provides(self, method: str) -> bool:
+        """Whether this game gives `method` (a name of `REQUIRED_METHODS` or
+        `OPTIONAL_METHODS`): its own override, for an engine method the `engine`
+        module's function, for a view its module in the game's package.
+
+        Raises:
+            ValueError: `method` is neither required nor optional.
+        """
+        if method not in self.REQUIRED_METHODS and method not in self.OPTIONAL_METHODS:
+            raise ValueError(
+                f"{method!r} is not a method of the game protocol; the methods are "
+                f"{list(self.REQUIRED_METHODS) + list(self.OPTIONAL_METHODS)}"
+            )
+        if getattr(type(self), method) is not getattr(Game, method):
+            return True
+        if method in _ENGINE_FUNCTIONS:
+            return hasattr(getattr(self, "engine", None), _ENGINE_FUNCTIONS[method])
+        if method in _VIEW_MODULES:
+            return self._has_view(_VIEW_MODULES[method])
+        return False
+
+    def missing_pieces(self) -> list[str]:
+        """The required class attributes and methods this game lacks (empty when complete)."""
+        missing = [a for a in self.REQUIRED_ATTRIBUTES if not hasattr(self, a)]
+        missing += [m for m in self.REQUIRED_METHODS if not self.provides(m)]
+        several = len(getattr(self, "player_counts", ())) > 1
+        if several and type(self).observed_table_sizes is Game.observed_table_sizes:
+            missing.append("observed_table_sizes (the game has several table sizes)")
+        return missing
 
     # ---- config ------------------------------------------------------------------
 
@@ -161,8 +279,19 @@ class Game(Generic[S, C]):
 
     def config_overrides(self, config: C) -> dict[str, Any]:
         """The config's fields that differ from the defaults, JSON-compatible (records,
-        scenarios); `num_players` is not among them."""
-        return dict(config.overrides())  # type: ignore[attr-defined]
+        scenarios); `num_players` is not among them. The config's own `overrides()`
+        when it has one, else its dataclass fields that differ from `config_class()`'s."""
+        own = getattr(config, "overrides", None)
+        if own is not None:
+            return dict(own())
+        default = self.config_class()
+        return {
+            f.name: getattr(config, f.name)
+            for f in dataclasses.fields(config)  # type: ignore[arg-type]
+            if f.init
+            and f.name != "num_players"
+            and getattr(config, f.name) != getattr(default, f.name)
+        }
 
     def config_from_overrides(self, num_players: int, overrides: Mapping[str, Any]) -> C:
         """Rebuild a config from a table size and `config_overrides` output (untrusted:
@@ -191,9 +320,10 @@ class Game(Generic[S, C]):
         set up on up to `threads` threads (the result does not depend on it)."""
         return self.engine.init_from_keys(config, keys, threads=threads)  # type: ignore[no-any-return]
 
-    def init_game(self, config: C, seed: int, game: int = 0) -> S:
-        """A batch of one: game `game` of the stream `seed` (as in `init(config, B, seed)`)."""
-        return self.engine.init(config, 1, seed, first_game=game)  # type: ignore[no-any-return]
+    @renamed_keyword("game", "i")
+    def init_game(self, config: C, seed: int, i: int = 0) -> S:
+        """A batch of one: game `i` of the stream `seed` (as in `init(config, B, seed)`)."""
+        return self.engine.init(config, 1, seed, first_game=i)  # type: ignore[no-any-return]
 
     def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
         """Start new games with `keys` in rows `idx` of `state`, in place (auto-reset)."""
@@ -299,10 +429,23 @@ class Game(Generic[S, C]):
     # A game's sub-package holds these views by convention, imported on first use (so a
     # game's pictures do not load Pillow until drawn): `describe.py` (describe_action,
     # describe_step), `text.py` (render_text), `image.py` (render_rgb), `moves.py`
-    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`.
+    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`,
+    # `search.py` (search_pieces, SEARCH_DEFAULTS).
+
+    def _package(self) -> str:
+        # The package of the module that defines the game's class (the class may live in
+        # the package's __init__.py or in a module of it).
+        module = sys.modules.get(type(self).__module__)
+        return getattr(module, "__package__", None) or type(self).__module__
 
     def _view(self, module: str) -> Any:
-        return importlib.import_module(f"{type(self).__module__}.{module}")
+        return importlib.import_module(f"{self._package()}.{module}")
+
+    def _has_view(self, module: str) -> bool:
+        try:
+            return importlib.util.find_spec(f"{self._package()}.{module}") is not None
+        except ImportError:  # the game's module is not a package
+            return False
 
     def describe_action(self, state: S, action: int, i: int = 0) -> str:
         """What `action` means for the player to act in game `i`, in words (with context)."""
@@ -319,22 +462,24 @@ class Game(Generic[S, C]):
         """Sentences telling what one decision in game `i` did (records, replay, play)."""
         return self._view("describe").describe_step(before, action, after, i, names)  # type: ignore[no-any-return]
 
+    @renamed_keyword("game", "i")
     def render_text(
         self,
         state: S,
-        game: int = 0,
+        i: int = 0,
         color: bool = True,
         seat: int | None = None,
         legal: bool = True,
     ) -> str:
-        """Game `game` as a text table (ANSI colours when `color`); `seat`'s hand shown
+        """Game `i` as a text table (ANSI colours when `color`); `seat`'s hand shown
         (default the player to act), with the legal actions listed when `legal` and that
         is the player to act."""
-        return self._view("text").render_text(state, game, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
+        return self._view("text").render_text(state, i, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
 
-    def render_rgb(self, state: S, game: int = 0, seat: int | None = None) -> np.ndarray:
-        """Game `game` as an (H, W, 3) uint8 picture."""
-        return self._view("image").render_rgb(state, game, seat)  # type: ignore[no-any-return]
+    @renamed_keyword("game", "i")
+    def render_rgb(self, state: S, i: int = 0, seat: int | None = None) -> np.ndarray:
+        """Game `i` as an (H, W, 3) uint8 picture."""
+        return self._view("image").render_rgb(state, i, seat)  # type: ignore[no-any-return]
 
     def legal_moves(self, state: S, color: bool = False) -> list[Move]:
         """The legal moves of game 0's player to act, numbered for a human (terminal play)."""
@@ -361,5 +506,22 @@ class Game(Generic[S, C]):
 
     def bot_factories(self) -> dict[str, Callable[[], Any]]:
         """The game's own bots by name: its `heuristic.py`'s `HeuristicBot` as "heuristic"
-        ("random" is every game's)."""
+        ("random" is every game's); none without that module."""
+        if not self._has_view("heuristic"):
+            return {}
         return {"heuristic": self._view("heuristic").HeuristicBot}
+
+    def search_pieces(self, policy: str, horizon: str) -> SearchGame:
+        """The game's `kanaloa_env.games.search.SearchGame` for the search bot, with the
+        rollouts' default `policy` ("heuristic" or "random") and `horizon` ("round" or
+        "game"): its `search.py`'s `search_pieces(policy, horizon)`. A game without it
+        has no "search" bot."""
+        return self._view("search").search_pieces(policy, horizon)  # type: ignore[no-any-return]
+
+    def search_defaults(self) -> dict[str, Any]:
+        """The `SearchBot` fields of the game's "search" bot (`make_bot("search")`: its
+        budget, policy, horizon): its `search.py`'s `SEARCH_DEFAULTS`, else none (the
+        bot's own defaults)."""
+        if not self._has_view("search"):
+            return {}
+        return dict(getattr(self._view("search"), "SEARCH_DEFAULTS", {}))

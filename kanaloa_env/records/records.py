@@ -44,13 +44,14 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
+from .._deprecation import renamed_keyword
 from ..bots.call import bot_actions
 from ..core.batch import GameState
 from ..core.files import atomic_write_text
 from ..core.rng import MAX_SEED, check_seed
+from ..drawing.terminal import plural
 from ..games import game_of_config, get_game
 from ..games.protocol import Game
-from ..render.terminal import plural
 
 __all__ = [
     "FORMAT",
@@ -109,7 +110,8 @@ class GameRecord:
         num_players: the table size.
         config: config overrides (`Game.config_overrides`, JSON-compatible).
         seed: the stream seed when the game starts fresh, else None.
-        deal: the game's index in the stream `seed`, 0..2**64-1.
+        deal: the game's index in the stream `seed`, 0..2**64-1: game `deal` of the
+            stream is game `i` of `init(config, B, seed)` (the record format's name).
         scenario: the start position (a scenario dict) when the game does not start
             fresh, else None.
         game: the game's name ("kanaloa", "kahuna").
@@ -357,15 +359,16 @@ def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     return records
 
 
-def load_record(path: str | os.PathLike[str], game: int = 0) -> GameRecord:
-    """Game number `game` (from 0) of a record file."""
+@renamed_keyword("game", "i")
+def load_record(path: str | os.PathLike[str], i: int = 0) -> GameRecord:
+    """Game number `i` (from 0) of a record file."""
     records = load_records(path)
-    if not _is_int(game) or not 0 <= game < len(records):
+    if not _is_int(i) or not 0 <= i < len(records):
         raise ValueError(
-            f"{path} holds {plural(len(records), 'game')}; game must be in 0..{len(records) - 1}, "
-            f"got {game!r}"
+            f"{path} holds {plural(len(records), 'game')}; game index i must be in "
+            f"0..{len(records) - 1}, got {i!r}"
         )
-    return records[game]
+    return records[i]
 
 
 def save_records(

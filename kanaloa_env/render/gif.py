@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from .._deprecation import renamed_keyword
 from ..core.files import atomic_write_path
+from ..games import game_of_state
 from . import SCALE_RANGE
 
 __all__ = ["SCALE_RANGE", "check_scale", "save_gif"]
@@ -23,10 +25,11 @@ def check_scale(scale: float) -> float:
     return float(scale)
 
 
+@renamed_keyword("game", "i")
 def save_gif(
     states: Sequence[Any],
     path: str | os.PathLike[str],
-    game: int = 0,
+    i: int = 0,
     seat: int | None = None,
     *,
     frame_ms: int = 700,
@@ -38,7 +41,7 @@ def save_gif(
     Args:
         states: the positions, in order (states of one game of the package).
         path: the .gif file to write (whole or not at all).
-        game, seat: which game of each batch, whose hand to show (default the player
+        i, seat: which game of each batch, whose hand to show (default the player
             to act), as for the game's `render_rgb`.
         frame_ms: how long each frame shows; `last_ms` for the last one.
         scale: resize the frames by this factor (0.5 gives a file about a third as big).
@@ -46,13 +49,11 @@ def save_gif(
     Returns:
         The number of frames written.
     """
-    from ..games import game_of_state
-
     if not states:
         raise ValueError("save_gif needs at least one state")
     check_scale(scale)
     g = game_of_state(states[0])
-    frames = [Image.fromarray(g.render_rgb(s, game, seat)) for s in states]
+    frames = [Image.fromarray(g.render_rgb(s, i, seat)) for s in states]
     w, h = frames[0].size
     size = (round(w * scale), round(h * scale))
     if scale != 1.0:

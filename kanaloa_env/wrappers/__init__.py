@@ -2,29 +2,33 @@
 
 - `VectorDriver` (vector.py): N games, batched opponents, auto-reset; the only
   code that steps opponents.
-- `KanaloaSB3VecEnv` (sb3.py): the driver as a stable-baselines3 `VecEnv`
+- `SB3VecEnv` (sb3.py): the driver as a stable-baselines3 `VecEnv`
   (imported on first use: needs the `train` extra).
-- `KanaloaGymVectorEnv` (gym_vector.py): the driver as a Gymnasium vector env,
+- `GymVectorEnv` (gym_vector.py): the driver as a Gymnasium vector env,
   `gymnasium.make_vec("kanaloa_env/Kanaloa-v0", num_envs=N, vectorization_mode="vector_entry_point")`.
-- `KanaloaEnv` (single.py): the driver at N = 1 as a Gymnasium env,
+- `SingleAgentEnv` (single.py): the driver at N = 1 as a Gymnasium env,
   `gymnasium.make("kanaloa_env/Kanaloa-v0", num_players=4, opponents="random")`.
 
-Each takes `game="kanaloa"` (default) or `"kahuna"` (the ids `kanaloa_env/Kahuna-v0`
-set it). Win rates of a trained policy: `kanaloa_env.evaluation.evaluate` (also
-importable from here, as `kanaloa_env.wrappers.evaluate`, where it lived before).
+Each takes `game="kanaloa"` (default) or another game's name (the ids
+`kanaloa_env/Kahuna-v0` set it). Win rates of a trained policy:
+`kanaloa_env.evaluation.evaluate` (also importable from here, as
+`kanaloa_env.wrappers.evaluate`, where it lived before). The classes' old names
+(`KanaloaEnv`, `KanaloaGymVectorEnv`, `KanaloaSB3VecEnv`) still work for one release,
+with a DeprecationWarning.
 """
 
 from typing import Any
 
-from .gym_vector import KanaloaGymVectorEnv
-from .single import KanaloaEnv
+from .._deprecation import warn_deprecated
+from .gym_vector import GymVectorEnv
+from .single import SingleAgentEnv
 from .vector import StepResult, VectorDriver, action_space, observation_space
 
 __all__ = [
     "EvalResult",
-    "KanaloaEnv",
-    "KanaloaGymVectorEnv",
-    "KanaloaSB3VecEnv",
+    "GymVectorEnv",
+    "SB3VecEnv",
+    "SingleAgentEnv",
     "StepResult",
     "VectorDriver",
     "action_space",
@@ -32,13 +36,24 @@ __all__ = [
     "observation_space",
 ]
 
+# Old names of the classes (they serve every game, not only Kanaloa).
+_RENAMED = {
+    "KanaloaEnv": "SingleAgentEnv",
+    "KanaloaGymVectorEnv": "GymVectorEnv",
+    "KanaloaSB3VecEnv": "SB3VecEnv",
+}
+
 
 def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        new = _RENAMED[name]
+        warn_deprecated(f"kanaloa_env.wrappers.{name} is deprecated: use {new}", stacklevel=2)
+        return __getattr__(new) if new == "SB3VecEnv" else globals()[new]
     # stable-baselines3 is an optional dependency (the `train` extra): import on use.
-    if name == "KanaloaSB3VecEnv":
-        from .sb3 import KanaloaSB3VecEnv
+    if name == "SB3VecEnv":
+        from .sb3 import SB3VecEnv
 
-        return KanaloaSB3VecEnv
+        return SB3VecEnv
     # evaluation imports this package: imported on use, not at import time.
     if name in ("evaluate", "EvalResult"):
         from ..evaluation import EvalResult, evaluate

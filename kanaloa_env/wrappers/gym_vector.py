@@ -30,10 +30,13 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .._deprecation import moved_names
 from .vector import StepResult, VectorDriver, action_space, observation_space
 
+__all__ = ["GymVectorEnv"]
 
-class KanaloaGymVectorEnv(VectorEnv):
+
+class GymVectorEnv(VectorEnv):
     """N games against opponent bots, any game, as a Gymnasium vector env.
 
     Args:
@@ -174,3 +177,7 @@ class KanaloaGymVectorEnv(VectorEnv):
             }
         )
         return info
+
+
+# The name of `GymVectorEnv` before it was known to serve every game.
+__getattr__ = moved_names(__name__, {"KanaloaGymVectorEnv": "GymVectorEnv"})

@@ -2,9 +2,9 @@
 
 ```python
 from sb3_contrib import MaskablePPO
-from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-env = KanaloaSB3VecEnv(num_envs=128, num_players=4, opponents="random", seed=0)
+env = SB3VecEnv(num_envs=128, num_players=4, opponents="random", seed=0)
 model = MaskablePPO("MlpPolicy", env, seed=0).learn(100_000)
 ```
 
@@ -34,7 +34,10 @@ import numpy as np
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from .._deprecation import moved_names
 from .vector import StepResult, VectorDriver, action_space, observation_space
+
+__all__ = ["SB3VecEnv"]
 
 _PER_ENV_ATTRS = ("learner_seat",)
 
@@ -46,7 +49,7 @@ def _is_driver_option(driver: VectorDriver, name: str) -> bool:
     )
 
 
-class KanaloaSB3VecEnv(VecEnv):
+class SB3VecEnv(VecEnv):
     """N games against opponent bots, any game, as an SB3 `VecEnv`.
 
     Args:
@@ -216,3 +219,7 @@ class KanaloaSB3VecEnv(VecEnv):
             if not 0 <= int(i) < self.num_envs:
                 raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
         return [int(i) for i in out]
+
+
+# The name of `SB3VecEnv` before it was known to serve every game.
+__getattr__ = moved_names(__name__, {"KanaloaSB3VecEnv": "SB3VecEnv"})

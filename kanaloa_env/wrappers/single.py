@@ -41,14 +41,18 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .._deprecation import moved_names
 from ..core.batch import GameState
-from ..render import RENDER_MODES, render_frame
+from ..games import get_game
+from ..render import RENDER_MODES, render_frame, render_modes
 from .vector import OpponentSpec, VectorDriver, action_space, observation_space
+
+__all__ = ["SingleAgentEnv"]
 
 _MAX_SEED = 2**63 - 1
 
 
-class KanaloaEnv(gym.Env):
+class SingleAgentEnv(gym.Env):
     """One learner against bots, for any game (the entry point of `kanaloa_env/Kanaloa-v0`
     and `kanaloa_env/Kahuna-v0`).
 
@@ -62,7 +66,7 @@ class KanaloaEnv(gym.Env):
         illegal_action: `"lose"` (default), `"raise"` or `"random"` (module docstring).
         render_mode: None, `"human"` (prints the text table at every reset and
             step), `"ansi"` (`render()` returns that table, with ANSI colour codes
-            also when printed to a pipe or a file; `render.terminal.strip_ansi`
+            also when printed to a pipe or a file; `drawing.terminal.strip_ansi`
             removes them) or `"rgb_array"` (`render()` returns an (H, W, 3) uint8
             picture), as the AEC env; each shows the table with the hand of the
             player to act.
@@ -84,6 +88,8 @@ class KanaloaEnv(gym.Env):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
+        # The modes this game can draw (all three for a game with both views).
+        self.metadata = {**type(self).metadata, "render_modes": render_modes(get_game(game))}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, "
@@ -91,7 +97,7 @@ class KanaloaEnv(gym.Env):
             )
         for fixed in ("autoreset", "num_envs", "seed"):
             if fixed in options:
-                raise TypeError(f"KanaloaEnv takes no {fixed!r} (one game, seeded by reset)")
+                raise TypeError(f"SingleAgentEnv takes no {fixed!r} (one game, seeded by reset)")
         self.render_mode = render_mode
         self.driver = VectorDriver(
             1,
@@ -204,3 +210,7 @@ class KanaloaEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
+
+
+# The name of `SingleAgentEnv` before it was known to serve every game.
+__getattr__ = moved_names(__name__, {"KanaloaEnv": "SingleAgentEnv"})

@@ -180,9 +180,9 @@ def test_the_game_over_box_is_in_the_winners_colour() -> None:
 
 def test_bad_arguments_raise_clear_errors() -> None:
     s = load(e1())
-    with pytest.raises(ValueError, match="game must be in 0..0, got 1"):
+    with pytest.raises(ValueError, match="game index i must be in 0..0, got 1"):
         render_rgb(s, 1)
-    with pytest.raises(TypeError, match="game must be an int"):
+    with pytest.raises(TypeError, match="game index i must be an int"):
         render_rgb(s, "0")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seat must be in 0..1, got 5"):
         render_rgb(s, seat=5)

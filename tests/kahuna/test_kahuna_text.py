@@ -275,10 +275,10 @@ def test_the_render_package_dispatches_to_kahuna() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"game": 1}, ValueError, r"game must be in 0..0, got 1"),
-        ({"game": -1}, ValueError, r"game must be in 0..0"),
-        ({"game": 0.0}, TypeError, r"game must be an int in 0..0, got 0.0"),
-        ({"game": True}, TypeError, r"game must be an int"),
+        ({"i": 1}, ValueError, r"game index i must be in 0..0, got 1"),
+        ({"i": -1}, ValueError, r"game index i must be in 0..0"),
+        ({"i": 0.0}, TypeError, r"game index i must be an int in 0..0, got 0.0"),
+        ({"i": True}, TypeError, r"game index i must be an int"),
         ({"seat": 2}, ValueError, r"seat must be in 0..1, got 2"),
         ({"seat": "0"}, TypeError, r"seat must be None or an int in 0..1, got '0'"),
         ({"seat": False}, TypeError, r"seat must be None or an int"),

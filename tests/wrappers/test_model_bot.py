@@ -27,9 +27,9 @@ def model():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-    env = KanaloaSB3VecEnv(4, seed=0)
+    env = SB3VecEnv(4, seed=0)
     return MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, seed=0, device="cpu")
 
 

@@ -18,15 +18,15 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
 
 from kanaloa_env.bots import sample_legal  # noqa: E402
 from kanaloa_env.core import OBS_DIM, Config, legal_action_mask  # noqa: E402
-from kanaloa_env.wrappers.sb3 import KanaloaSB3VecEnv  # noqa: E402
+from kanaloa_env.wrappers.sb3 import SB3VecEnv  # noqa: E402
 
 
-def random_actions(env: KanaloaSB3VecEnv, rng: np.random.Generator) -> np.ndarray:
+def random_actions(env: SB3VecEnv, rng: np.random.Generator) -> np.ndarray:
     return sample_legal(get_action_masks(env), rng)
 
 
 def test_reset_step_shapes_and_dtypes() -> None:
-    env = KanaloaSB3VecEnv(12, num_players=5, seed=0)
+    env = SB3VecEnv(12, num_players=5, seed=0)
     assert isinstance(env, VecEnv) and env.num_envs == 12
     assert env.observation_space.shape == (OBS_DIM,) and env.action_space.n == 66
     obs = env.reset()
@@ -43,7 +43,7 @@ def test_reset_step_shapes_and_dtypes() -> None:
 
 
 def test_masks_reach_sb3_contrib() -> None:
-    env = KanaloaSB3VecEnv(6, seed=1)
+    env = SB3VecEnv(6, seed=1)
     env.reset()
     assert env.has_attr("action_masks") and is_masking_supported(env)
     rows = env.env_method("action_masks")
@@ -74,7 +74,7 @@ def test_masks_reach_sb3_contrib() -> None:
 
 
 def test_auto_reset_infos_terminal_observation_and_success() -> None:
-    env = KanaloaSB3VecEnv(16, seed=2, learner_seat="random")
+    env = SB3VecEnv(16, seed=2, learner_seat="random")
     env.reset()
     rng = np.random.default_rng(0)
     finished = 0
@@ -98,7 +98,7 @@ def test_auto_reset_infos_terminal_observation_and_success() -> None:
 
 
 def test_truncation_sets_timelimit_truncated() -> None:
-    env = KanaloaSB3VecEnv(8, config=Config(max_rounds=1), seed=0)
+    env = SB3VecEnv(8, config=Config(max_rounds=1), seed=0)
     env.reset()
     rng = np.random.default_rng(0)
     truncated = 0
@@ -110,7 +110,7 @@ def test_truncation_sets_timelimit_truncated() -> None:
 
 def test_seed_makes_reset_and_steps_reproducible() -> None:
     def run() -> list[np.ndarray]:
-        env = KanaloaSB3VecEnv(4, seed=0)
+        env = SB3VecEnv(4, seed=0)
         env.seed(123)
         out = [env.reset()]
         rng = np.random.default_rng(5)
@@ -121,13 +121,13 @@ def test_seed_makes_reset_and_steps_reproducible() -> None:
 
     a, b = run(), run()
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
-    other = KanaloaSB3VecEnv(4, seed=0)
+    other = SB3VecEnv(4, seed=0)
     other.seed(124)
     assert not np.array_equal(other.reset(), a[0])
 
 
 def test_illegal_actions_raise_by_default() -> None:
-    env = KanaloaSB3VecEnv(3, seed=0)
+    env = SB3VecEnv(3, seed=0)
     env.reset()
     with pytest.raises(ValueError, match="illegal"):
         env.step((~get_action_masks(env)).argmax(axis=1))
@@ -135,7 +135,7 @@ def test_illegal_actions_raise_by_default() -> None:
 
 @pytest.mark.parametrize("mode", ["random", "lose"])
 def test_illegal_actions_are_marked_in_infos(mode: str) -> None:
-    env = KanaloaSB3VecEnv(3, seed=0, illegal_action=mode)
+    env = SB3VecEnv(3, seed=0, illegal_action=mode)
     env.reset()
     masks = get_action_masks(env)
     actions = masks.argmax(axis=1)
@@ -146,8 +146,8 @@ def test_illegal_actions_are_marked_in_infos(mode: str) -> None:
 
 
 def test_maskable_ppo_learns_evaluates_and_eval_callback_runs(tmp_path) -> None:
-    env = KanaloaSB3VecEnv(8, seed=0)
-    eval_env = KanaloaSB3VecEnv(4, seed=100)
+    env = SB3VecEnv(8, seed=0)
+    eval_env = SB3VecEnv(4, seed=100)
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0, device="cpu"
     )
@@ -167,6 +167,6 @@ def test_maskable_ppo_learns_evaluates_and_eval_callback_runs(tmp_path) -> None:
     assert all(isinstance(n, int) and n > 0 for n in lengths)
     assert eval_env.env_is_wrapped(Monitor) == [True] * 4
     with pytest.warns(UserWarning, match="already wrapped with a `Monitor`"):
-        monitored = VecMonitor(KanaloaSB3VecEnv(4, seed=7))  # works, but is not needed
+        monitored = VecMonitor(SB3VecEnv(4, seed=7))  # works, but is not needed
     mean, _ = evaluate_policy(model, monitored, n_eval_episodes=4)
     assert -1.0 <= mean <= 1.0

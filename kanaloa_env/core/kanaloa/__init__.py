@@ -1,4 +1,4 @@
-"""The Kanaloa rules engine (RULES.md): batched numpy state, step, masks, observations, scenarios.
+"""The Kanaloa rules engine (RULES.md): batched state (numpy arrays) and compiled per-game kernels: step, masks, observations, scenarios.
 
 Also importable as `kanaloa_env.core`:
 

@@ -176,16 +176,12 @@ class KahunaGame(Game[State, Config]):
     # ---- bots ---------------------------------------------------------------------------
 
     def bot_factories(self) -> dict[str, Callable[[], Any]]:
-        """ "heuristic", "search" (`SearchBot(game="kahuna")` with
-        `KAHUNA_SEARCH_DEFAULTS`, see docs/kahuna.md) and "ppo" (the shipped policy
-        files `kahuna_*p.npz`, docs/models.md)."""
-        from ...bots.policy_file import PolicyBot
-        from ...bots.search import SearchBot
-        from .search import KAHUNA_SEARCH_DEFAULTS
+        """ "heuristic" and "ppo" (the shipped policy files `kahuna_*p.npz`,
+        docs/models.md); "search" is the generic search bot over this package's
+        `search.py` (`search_pieces`, `SEARCH_DEFAULTS`; see docs/kahuna.md)."""
+        from ...bots.policy_file import PolicyBot  # bots are above games: on first use
 
-        search = functools.partial(SearchBot, game="kahuna", **KAHUNA_SEARCH_DEFAULTS)
-        ppo = functools.partial(PolicyBot.shipped, "kahuna")
-        return {**super().bot_factories(), "search": search, "ppo": ppo}
+        return {**super().bot_factories(), "ppo": functools.partial(PolicyBot.shipped, self)}
 
     # ---- positions -------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Pictures of a Kahuna game: `render_rgb(state, game=0, seat=None) -> (H, W, 3) uint8`.
+"""Pictures of a Kahuna game: `render_rgb(state, i=0, seat=None) -> (H, W, 3) uint8`.
 
 The board fills the left: the twelve islands at their places on the printed board
 (KAHUNA-RULES.md K11), each with its name and majority threshold ("maj 3"), the 27
@@ -14,7 +14,7 @@ and backs (K6.7), and the result once the game is over.
 Only what the shown player may see is drawn (K12): never the other hand beyond
 `known`, the pile's cards or the other player's face-down discards. Player 0 is red,
 player 1 yellow, as in the text view. Drawn with Pillow's built-in font through
-`kanaloa_env.render.canvas`; the state is not modified.
+`kanaloa_env.drawing.canvas`; the state is not modified.
 
 Speed: 51-53 ms a picture, against 54-60 ms for Kanaloa's in the same run; the GIF
 of a whole random game (142-149 positions, palette included) took 13-15 s
@@ -37,6 +37,7 @@ from functools import cache
 import numpy as np
 from PIL import Image
 
+from ..._deprecation import renamed_keyword
 from ...core.kahuna import cards
 from ...core.kahuna.constants import (
     BRIDGES_PER_PLAYER,
@@ -48,7 +49,7 @@ from ...core.kahuna.constants import (
     Phase,
 )
 from ...core.kahuna.state import State
-from ...render.canvas import Canvas
+from ...drawing.canvas import Canvas
 from .describe import check_game_index, down_count, hand_size, holders, lines_in, result_sentence
 
 __all__ = [
@@ -383,23 +384,24 @@ def _draw_result(c: Canvas, state: State, g: int, x0: float, y0: float, x1: floa
         c.text((x0 + 12, y0 + 12 + 22 * k), ln, 16, fill=_INK)
 
 
+@renamed_keyword("game", "i")
 def render_image(
-    state: State, game: int = 0, seat: int | None = None, supersample: int = 2
+    state: State, i: int = 0, seat: int | None = None, supersample: int = 2
 ) -> Image.Image:
-    """The board of game `game` as a PIL RGB image of `WIDTH` x `HEIGHT` pixels.
+    """The board of game `i` as a PIL RGB image of `WIDTH` x `HEIGHT` pixels.
 
     Args:
         state: a batch of Kahuna games (or a `public_view`); not modified.
-        game: which game of the batch.
+        i: which game of the batch.
         seat: whose hand to show, 0 or 1; default the player to act (none once the
             game is over).
         supersample: draw this many times larger and shrink (1 = faster, jagged edges).
 
     Raises:
-        TypeError: `state` not a Kahuna `State`, `game` or `seat` not an int.
-        ValueError: `game`, `seat` or `supersample` out of range.
+        TypeError: `state` not a Kahuna `State`, `i` or `seat` not an int.
+        ValueError: `i`, `seat` or `supersample` out of range.
     """
-    g = check_game_index(state, game, "game")
+    g = check_game_index(state, i, "game index i")
     if seat is not None:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")
@@ -417,9 +419,10 @@ def render_image(
     return c.result()
 
 
-def render_rgb(state: State, game: int = 0, seat: int | None = None) -> np.ndarray:
-    """The board of game `game` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
+@renamed_keyword("game", "i")
+def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
+    """The board of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 
     What `render_mode="rgb_array"` returns. See `render_image` for the arguments.
     """
-    return np.asarray(render_image(state, game, seat), dtype=np.uint8)
+    return np.asarray(render_image(state, i, seat), dtype=np.uint8)

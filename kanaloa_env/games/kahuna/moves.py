@@ -40,7 +40,7 @@ from ...core.kahuna.constants import (
     Phase,
 )
 from ...core.kahuna.state import State
-from ...render.terminal import BOLD, paint
+from ...drawing.terminal import BOLD, paint
 from ..protocol import Move
 from .describe import claims_of_place, islands_in, result_sentence
 from .text import PLAYER_FG

@@ -1,10 +1,12 @@
-"""Kahuna's pieces for the search bot (`kanaloa_env.bots.search.SearchBot(game="kahuna")`).
+"""Kahuna's pieces for the search bot (`make_bot("search", game="kahuna")`,
+`SearchBot(game="kahuna")`).
 
-The search loop (`evaluate_actions`, `SearchBot`) is game-agnostic; `KahunaSearch`
-gives it Kahuna's belief sampling (`core.kahuna.belief`), steps, default policy,
-horizon and value of a stopped position. The value of stopped positions and the
-decision keys are compiled per game (`core.kernels`): the search asks for them at
-small batches, where numpy's cost per call dominated.
+The search loop (`kanaloa_env.bots.search`) is game-agnostic; `KahunaSearch` gives it
+Kahuna's belief sampling (`core.kahuna.belief`), steps, default policy, horizon and
+value of a stopped position; `Game.search_pieces` and `Game.search_defaults` find
+them here by convention (`search_pieces`, `SEARCH_DEFAULTS`). The value of stopped
+positions and the decision keys are compiled per game (`core.kernels`): the search
+asks for them at small batches, where numpy's cost per call dominated.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from ...bots.search import check_act, keyed_legal
 from ...core.batch import check_seats
 from ...core.kahuna.belief import determinize_from_keys
 from ...core.kahuna.cards import num_cards
@@ -23,23 +24,27 @@ from ...core.kahuna.state import State
 from ...core.kahuna.step import step_inplace
 from ...core.kernels import call, kernel, popcount, small_kernel
 from ...core.rng import draws, mix64_one
+from ..search import check_act, keyed_legal
 from .heuristic import HeuristicBot
 
 __all__ = [
     "KAHUNA_SEARCH_DEFAULTS",
+    "SEARCH_DEFAULTS",
     "VALUE_WEIGHTS",
     "KahunaSearch",
     "decision_keys",
+    "search_pieces",
     "value_features",
     "win_chance",
 ]
 
-KAHUNA_SEARCH_DEFAULTS: dict[str, Any] = {
+SEARCH_DEFAULTS: dict[str, Any] = {
     "rollouts": 24,
     "policy": "heuristic",
     "horizon": "round",
 }
 """The `SearchBot` fields of Kahuna's "search" bot (`make_bot("search", game="kahuna")`)."""
+KAHUNA_SEARCH_DEFAULTS = SEARCH_DEFAULTS  # its name before `Game.search_defaults`
 
 
 @dataclass
@@ -109,6 +114,11 @@ class KahunaSearch:
 
     def prior(self, view: State, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return self._heuristic.act(_NO_OBS, masks, _NO_RNG, view=view, seats=seats)
+
+
+def search_pieces(policy: str, horizon: str) -> KahunaSearch:
+    """Kahuna's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
+    return KahunaSearch(rollout_policy=policy, horizon=horizon)
 
 
 # The heuristic reads neither observations nor its generator (it is deterministic).

@@ -5,7 +5,7 @@ terminal game's table, at most 80 columns wide.
 from kanaloa_env.core.kahuna import Config, init
 from kanaloa_env.render import render_text               # any game's state
 print(render_text(init(Config(), 1, seed=0)))             # ANSI colours
-print(render_text(state, game=3, color=False, seat=1))    # plain, player 1's hand
+print(render_text(state, i=3, color=False, seat=1))       # game 3, plain, player 1's hand
 ```
 
 From the top: a header (round, turn, phase, who is to act), the points of each
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._deprecation import renamed_keyword
 from ...core.kahuna import cards
 from ...core.kahuna.constants import (
     BRIDGES_PER_PLAYER,
@@ -40,7 +41,7 @@ from ...core.kahuna.constants import (
     action_name,
 )
 from ...core.kahuna.state import State
-from ...render.terminal import BOLD, paint, strip_ansi, wrap
+from ...drawing.terminal import BOLD, paint, strip_ansi, wrap
 from .describe import (
     check_game_index,
     counts_at,
@@ -58,14 +59,15 @@ PLAYER_FG = ("\x1b[91m", "\x1b[93m")
 _ORDINAL = ("1st", "2nd", "3rd")
 
 
+@renamed_keyword("game", "i")
 def render_text(
-    state: State, game: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
+    state: State, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:
-    """Render game `game` of a batch as a multi-line text table (see the module docstring).
+    """Render game `i` of a batch as a multi-line text table (see the module docstring).
 
     Args:
         state: a batch of games (or a `public_view` of one: the blanked cards count).
-        game: which game of the batch, 0..B-1.
+        i: which game of the batch, 0..B-1.
         color: ANSI colours (players in their colours, the player to act in bold);
             plain text when False.
         seat: whose hand to show, 0 or 1; default the player to act (none once the
@@ -78,10 +80,10 @@ def render_text(
         than 80 visible characters.
 
     Raises:
-        TypeError: `state` is not a Kahuna `State`, or `game`/`seat` not an int.
-        ValueError: `game` or `seat` out of range.
+        TypeError: `state` is not a Kahuna `State`, or `i`/`seat` not an int.
+        ValueError: `i` or `seat` out of range.
     """
-    g = check_game_index(state, game, "game")
+    g = check_game_index(state, i, "game index i")
     if seat is not None:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")

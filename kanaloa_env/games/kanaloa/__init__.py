@@ -3,8 +3,8 @@
 The rules are the engine's (`kanaloa_env.core.kanaloa`, RULES.md); this sub-package
 adds what the layers above ask of a game: the text table (`text.py`), the picture
 (`image.py`), decisions in words (`describe.py`), moves at the terminal
-(`moves.py`) and the heuristic bot (`heuristic.py`); belief sampling is the engine's
-(`core.kanaloa.belief`), the search bot `kanaloa_env.bots.search`.
+(`moves.py`), the heuristic bot (`heuristic.py`) and the search bot's pieces
+(`search.py`); belief sampling is the engine's (`core.kanaloa.belief`).
 """
 
 from __future__ import annotations
@@ -140,14 +140,11 @@ class KanaloaGame(Game[State, Config]):
         return determinize(view, seats, n, rng)
 
     def bot_factories(self) -> dict[str, Any]:
-        from ...bots.policy_file import PolicyBot
-        from ...bots.search import SearchBot
+        """ "heuristic" and "ppo" (the shipped policy files, docs/models.md); "search" is
+        the generic search bot over this package's `search.py` (`search_pieces`)."""
+        from ...bots.policy_file import PolicyBot  # bots are above games: on first use
 
-        return {
-            **super().bot_factories(),
-            "search": SearchBot,
-            "ppo": functools.partial(PolicyBot.shipped, "kanaloa"),
-        }
+        return {**super().bot_factories(), "ppo": functools.partial(PolicyBot.shipped, self)}
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner first, the others by progress (R9.1); a truncated game by progress."""

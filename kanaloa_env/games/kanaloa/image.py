@@ -1,4 +1,4 @@
-"""Pictures of a Kanaloa table: `render_rgb(state, game=0, seat=None) -> (H, W, 3) uint8`.
+"""Pictures of a Kanaloa table: `render_rgb(state, i=0, seat=None) -> (H, W, 3) uint8`.
 
 The picture shows what a player at the table sees: the oval route of ocean cards
 sailed clockwise (each card two coloured fields, dolphins drawn on their fields, the
@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
+from ..._deprecation import renamed_keyword
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
@@ -39,7 +40,7 @@ from ...core.kanaloa.constants import (
     Phase,
 )
 from ...core.kanaloa.state import State
-from ...render.canvas import Canvas
+from ...drawing.canvas import Canvas
 
 __all__ = [
     "HEIGHT",
@@ -523,24 +524,25 @@ def _grey_illegal(
     img.paste(Image.fromarray(arr))
 
 
+@renamed_keyword("game", "i")
 def render_image(
-    state: State, game: int = 0, seat: int | None = None, supersample: int = 2
+    state: State, i: int = 0, seat: int | None = None, supersample: int = 2
 ) -> Image.Image:
-    """The table of game `game` as a PIL RGB image of `WIDTH` x `HEIGHT` pixels.
+    """The table of game `i` as a PIL RGB image of `WIDTH` x `HEIGHT` pixels.
 
     Args:
         state: a batch of games; not modified.
-        game: which game of the batch.
+        i: which game of the batch.
         seat: whose hand to show; default the player to act (none once the game is
             over: then the final positions are shown).
         supersample: draw this many times larger and shrink (1 = faster, jagged edges).
     """
     if not isinstance(state, State):
         raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
-    if isinstance(game, bool) or not isinstance(game, (int, np.integer)):
-        raise TypeError(f"game must be an int, got {type(game).__name__}")
-    if not 0 <= game < state.batch_size:
-        raise ValueError(f"game must be in 0..{state.batch_size - 1}, got {game}")
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"game index i must be an int, got {type(i).__name__}")
+    if not 0 <= i < state.batch_size:
+        raise ValueError(f"game index i must be in 0..{state.batch_size - 1}, got {i}")
     P = state.num_players
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P
@@ -548,7 +550,7 @@ def render_image(
         raise ValueError(f"seat must be None or an int in 0..{P - 1}, got {seat!r}")
     if supersample not in (1, 2, 3, 4):
         raise ValueError(f"supersample must be 1..4, got {supersample!r}")
-    g = int(game)
+    g = int(i)
     to_act = int(state.current_player[g])
     shown = seat if seat is not None else (to_act if to_act >= 0 else None)
     removable: set[int] = set()  # slots the player to act may remove now (gold)
@@ -572,9 +574,10 @@ def render_image(
     return img
 
 
-def render_rgb(state: State, game: int = 0, seat: int | None = None) -> np.ndarray:
-    """The table of game `game` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
+@renamed_keyword("game", "i")
+def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
+    """The table of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 
     What `render_mode="rgb_array"` returns. See `render_image` for the arguments.
     """
-    return np.asarray(render_image(state, game, seat), dtype=np.uint8)
+    return np.asarray(render_image(state, i, seat), dtype=np.uint8)

@@ -28,7 +28,7 @@ from ...core.kanaloa.constants import (
     card_from_name,
 )
 from ...core.kanaloa.state import State
-from ...render.terminal import BOLD, paint
+from ...drawing.terminal import BOLD, paint
 from ..protocol import Move
 from .describe import ocean_card_ahead
 

@@ -4,7 +4,7 @@
 from kanaloa_env.core import Config, init
 from kanaloa_env.render import render_text              # any game's state
 print(render_text(init(Config(), 1, seed=0)))            # ANSI colours
-print(render_text(state, game=3, color=False, seat=2))   # plain, player 2's hand
+print(render_text(state, i=3, color=False, seat=2))      # game 3, plain, player 2's hand
 ```
 
 The route is drawn in sailing order as one cell per field (its colour, `~` for a
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._deprecation import renamed_keyword
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
@@ -35,7 +36,7 @@ from ...core.kanaloa.constants import (
     action_name,
 )
 from ...core.kanaloa.state import State
-from ...render.terminal import BOLD, paint, wrap
+from ...drawing.terminal import BOLD, paint, wrap
 
 __all__ = ["render_text"]
 
@@ -53,14 +54,15 @@ _TURN = {
 }
 
 
+@renamed_keyword("game", "i")
 def render_text(
-    state: State, game: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
+    state: State, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:
-    """Render game `game` of a batch as a multi-line text table.
+    """Render game `i` of a batch as a multi-line text table.
 
     Args:
         state: a batch of games.
-        game: which game of the batch, 0..B-1.
+        i: which game of the batch, 0..B-1.
         color: ANSI colours (coloured route fields and cards); plain text when False.
         seat: whose hand to show; default the player to act (none once the game is
             over).
@@ -71,20 +73,20 @@ def render_text(
         The table, lines joined by newlines, no trailing newline.
 
     Raises:
-        TypeError: `state` is not a `State`, or `game`/`seat` not an int.
-        ValueError: `game` or `seat` out of range.
+        TypeError: `state` is not a `State`, or `i`/`seat` not an int.
+        ValueError: `i` or `seat` out of range.
     """
     if not isinstance(state, State):
         raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
     B, P = state.batch_size, state.num_players
-    for name, value, hi in (("game", game, B), ("seat", seat, P)):
+    for name, value, hi in (("game index i", i, B), ("seat", seat, P)):
         if value is None and name == "seat":
             continue
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an int in 0..{hi - 1}, got {value!r}")
         if not 0 <= value < hi:
             raise ValueError(f"{name} must be in 0..{hi - 1}, got {value}")
-    g = int(game)
+    g = int(i)
     v = _View(state, g, color)
     phase = Phase(int(state.phase[g]))
     to_act = int(state.current_player[g])

@@ -1,0 +1,119 @@
+"""What a game gives the search bot, and the helpers every game's pieces share.
+
+The search bot (`kanaloa_env.bots.search.SearchBot`) is written once for all games:
+it determinizes, plays rollouts and values the stopped games through a `SearchGame`,
+which a game builds in its `search.py` (`Game.search_pieces(policy, horizon)`, with
+the bot's defaults for that game in `Game.search_defaults()`). This module is the
+contract between the two, below the bots, so that a game's pieces import it and
+never the bots.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..core.batch import BatchedState
+
+__all__ = ["HORIZONS", "POLICIES", "SearchGame", "check_act", "keyed_legal"]
+
+# The default policies and horizons a game's pieces take (`SearchGame` factories).
+POLICIES = ("heuristic", "random")
+HORIZONS = ("round", "game")
+
+
+class SearchGame(Protocol):
+    """What the search needs from a game (states are a `BatchedState` of that game)."""
+
+    def check(self, view: Any, seats: Any, masks: Any) -> tuple[Any, np.ndarray, np.ndarray]:
+        """Validate a bot call's `view`, (b,) `seats` and (b, A) `masks`; return them
+        as the game's state, intp seats and a bool array (TypeError/ValueError)."""
+        ...
+
+    def info_keys(self, view: Any, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        """(b,) uint64 keys from `base` and only what each seat knows of its game."""
+        ...
+
+    def determinize(
+        self, view: Any, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
+    ) -> Any:
+        """`counts[i]` full states consistent with what `seats[i]` knows in game i of
+        `view`, game-major, seeded by the (b,) uint64 `keys`."""
+        ...
+
+    def step(self, state: Any, actions: np.ndarray) -> None:
+        """Apply (R,) actions in place."""
+        ...
+
+    def marker(self, state: Any) -> np.ndarray:
+        """(R,) int: what `stopped` compares against (e.g. the round number)."""
+        ...
+
+    def stopped(self, state: Any, marker: np.ndarray) -> np.ndarray:
+        """(R,) bool: the game is over or has reached the horizon set at `marker`."""
+        ...
+
+    def value(self, state: Any, seats: np.ndarray) -> np.ndarray:
+        """(R,) float in [0, 1]: how good a stopped position is for `seats`."""
+        ...
+
+    def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:
+        """(R,) legal actions of the default policy in the live games `state`;
+        `keys` (R,) uint64 and `step` seed any randomness."""
+        ...
+
+    def prior(self, view: Any, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """(b,) the action preferred among equal values (a cheap policy's choice)."""
+        ...
+
+
+def keyed_legal(masks: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """(R,) a uniformly random legal action per row, the k-th legal one for
+    k = floor(u * count) with u from the row's random word."""
+    count = masks.sum(axis=1)
+    u = (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    k = (u * count).astype(np.int64)
+    return np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1).astype(np.int64)
+
+
+def check_act(
+    view: object,
+    seats: object,
+    masks: object,
+    state_type: type[BatchedState],
+    num_actions: int,
+    state_name: str,
+) -> tuple[Any, np.ndarray, np.ndarray]:
+    """A search bot call's arguments checked against each other (see `SearchBot.act`):
+    `view` a `state_type` of b games (named `state_name` in errors), (b,) integer `seats`
+    that are the players to act, (b, `num_actions`) bool `masks` within the view's legal
+    mask with a legal action in every row. Returns them as the state, intp seats and
+    the mask array."""
+    if view is None or seats is None:
+        raise TypeError(
+            "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
+        )
+    if not isinstance(view, state_type):
+        raise TypeError(f"view must be a {state_name}, got {type(view).__name__}")
+    masks = np.asarray(masks)
+    seats = np.asarray(seats)
+    if seats.dtype.kind not in "iu":
+        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+    b = len(masks) if masks.ndim else -1
+    if masks.shape != (b, num_actions) or masks.dtype != bool:
+        raise ValueError(f"masks must be a (b, {num_actions}) bool array, got {masks.shape}")
+    current = view.current_player  # type: ignore[attr-defined]
+    if view.batch_size != b or seats.shape != (b,):
+        raise ValueError(
+            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
+        )
+    if (seats != current).any():
+        raise ValueError(
+            f"seats must be each game's player to act {current.tolist()}, got {seats.tolist()}"
+        )
+    if b and not masks.any(axis=1).all():
+        raise ValueError("every mask row needs at least one legal action")
+    if (masks & ~view.legal).any():  # type: ignore[attr-defined]
+        raise ValueError("masks allow an action the view's legal mask does not")
+    return view, seats.astype(np.intp), masks

@@ -1,0 +1,180 @@
+"""Registering a game (`kanaloa_env.games.register_game`): what the protocol requires is
+checked at registration, a registered game reaches the env registries, and a game with
+only the required pieces already plays through every generic layer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import kuhn
+import numpy as np
+import pytest
+from kuhn import engine as kuhn_engine
+from pettingzoo.test import api_test
+
+import kanaloa_env
+from kanaloa_env import games
+from kanaloa_env.arena import run_tournament
+from kanaloa_env.bots import bot_names, sample_legal
+from kanaloa_env.games import GAMES, get_game, register_game
+from kanaloa_env.games.protocol import Game
+from kanaloa_env.render import render_modes
+from kanaloa_env.wrappers import VectorDriver
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+class BareKuhn(Game[Any, Any]):
+    """Kuhn poker with the required pieces only: attributes, the engine module and the
+    four required methods; no views, bots, positions, invariants or belief sampling."""
+
+    name = "bare_kuhn"
+    title = "Kuhn poker, bare"
+    num_actions = kuhn_engine.NUM_ACTIONS
+    obs_dim = kuhn_engine.OBS_DIM
+    player_counts = (2,)
+    default_num_players = 2
+    config_class = kuhn_engine.Config
+    state_class = kuhn_engine.State
+    engine = kuhn_engine
+
+    def observe(self, state: Any, seat: Any = None, threads: int = 1) -> np.ndarray:
+        return kuhn_engine.observe(state, seat)
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return kuhn.GAME.observation_bounds()
+
+    def final_ranks(self, state: Any) -> np.ndarray:
+        return kuhn.GAME.final_ranks(state)
+
+    def action_name(self, action: int) -> str:
+        return kuhn_engine.ACTION_NAMES[action]
+
+
+class NoObserve(BareKuhn):
+    name = "no_observe"
+    observe = Game.observe  # type: ignore[assignment]
+    final_ranks = Game.final_ranks  # type: ignore[assignment]
+
+
+class NoEngine(BareKuhn):
+    name = "no_engine"
+    engine = None  # type: ignore[assignment]
+
+
+class SeveralTables(BareKuhn):
+    name = "several_tables"
+    player_counts = (2, 3)
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A private copy of the game registry for one test, without the env-id hooks."""
+    monkeypatch.setattr(games, "GAMES", dict(GAMES))
+    monkeypatch.setattr(games, "_loaded", dict(games._loaded))
+    monkeypatch.setattr(games, "_hooks", [])
+    return games.GAMES
+
+
+def test_a_missing_required_method_fails_at_registration(registry: dict[str, Any]) -> None:
+    with pytest.raises(
+        TypeError, match=r"game 'no_observe' \(.*NoObserve\) lacks .*: observe, final_ranks"
+    ):
+        register_game("no_observe", NoObserve())
+    assert "no_observe" not in registry
+    with pytest.raises(TypeError, match=r"'no_engine'.*init, init_from_keys, init_game, reset"):
+        register_game("no_engine", NoEngine)
+    with pytest.raises(TypeError, match="several_tables.*observed_table_sizes"):
+        register_game("several_tables", SeveralTables())
+
+
+def test_a_missing_class_attribute_fails_at_registration(registry: dict[str, Any]) -> None:
+    body = {k: v for k, v in vars(BareKuhn).items() if k not in ("num_actions", "__dict__")}
+    no_actions = type("NoActions", (Game,), {**body, "name": "no_actions"})
+    with pytest.raises(TypeError, match="'no_actions'.*lacks.*num_actions"):
+        register_game("no_actions", no_actions())
+
+
+def test_bad_registrations_name_what_is_wrong(registry: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="lower case"):
+        register_game("Bare Kuhn", BareKuhn())
+    with pytest.raises(ValueError, match="named 'bare_kuhn'.*registered as 'other'"):
+        register_game("other", BareKuhn())
+    with pytest.raises(ValueError, match="version 'v0'.*at 'v1'"):
+        register_game("bare_kuhn", BareKuhn(), version="v1")
+    with pytest.raises(TypeError, match="not a kanaloa_env.games.Game"):
+        register_game("bare_kuhn", object())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'module:attribute'"):
+        register_game("bare_kuhn", "kuhn.GAME")
+
+    class OtherKuhn(BareKuhn):
+        name = "kuhn"
+
+    with pytest.raises(ValueError, match="'kuhn' is registered already"):
+        register_game("kuhn", OtherKuhn())
+    assert "bare_kuhn" not in registry and "other" not in registry
+
+
+def test_registering_again_returns_the_game(registry: dict[str, Any]) -> None:
+    assert register_game("kuhn", "kuhn:GAME") is kuhn.GAME is get_game("kuhn")
+    assert register_game("kuhn", kuhn.GAME) is kuhn.GAME
+    g = register_game("bare_kuhn", BareKuhn)
+    assert registry["bare_kuhn"].target == f"{__name__}:BareKuhn" and get_game("bare_kuhn") is g
+    seen: list[str] = []
+    games.on_register(seen.append)
+    assert {"kanaloa", "kahuna", "kuhn", "bare_kuhn"} <= set(seen)
+
+
+def test_a_game_with_only_the_required_pieces_plays_everywhere() -> None:
+    bare = BareKuhn()
+    assert bare.missing_pieces() == []
+    assert not any(bare.provides(m) for m in Game.OPTIONAL_METHODS)
+    assert render_modes(bare) == [] and bot_names(bare) == ("random",)
+    e = kanaloa_env.raw_env(game=bare)
+    assert e.metadata["render_modes"] == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(e, num_cycles=100)
+    with pytest.raises(ValueError, match="render_mode"):
+        kanaloa_env.raw_env(game=bare, render_mode="ansi")
+    result = run_tournament(["random", "random"], game=bare, num_games=8, seed=0)
+    assert (result.winner >= 0).all()
+    d = VectorDriver(8, game=bare, opponents="random", seed=0)
+    d.reset()
+    r = d.step(sample_legal(d.action_masks(), np.random.default_rng(0)))
+    assert r.obs.shape == (8, bare.obs_dim)
+
+
+def test_a_game_registered_after_import_gets_both_env_ids() -> None:
+    """In a fresh process: `import kanaloa_env`, then register, then make by id."""
+    code = (
+        "import kanaloa_env, gymnasium, pettingzoo\n"
+        "from kanaloa_env.games import register_game\n"
+        "assert 'kuhn' not in kanaloa_env.GYM_ENV_IDS\n"
+        "register_game('kuhn', 'kuhn:GAME')\n"
+        "env = gymnasium.make('kanaloa_env/Kuhn-v0', opponents='heuristic')\n"
+        "env.reset(seed=0)\n"
+        "aec = pettingzoo.make('aec', 'kanaloa_env/kuhn-v0')\n"
+        "aec.reset(seed=0)\n"
+        "print(kanaloa_env.GYM_ENV_IDS['kuhn'], aec.unwrapped.game.title)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=TESTS,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "kanaloa_env/Kuhn-v0 Kuhn poker"
+
+
+def test_the_guide_lists_every_required_and_optional_piece() -> None:
+    guide = (TESTS.parent / "docs" / "adding-a-game.md").read_text()
+    for piece in (*Game.REQUIRED_ATTRIBUTES, *Game.REQUIRED_METHODS, *Game.OPTIONAL_METHODS):
+        assert f"`{piece}`" in guide, f"docs/adding-a-game.md does not mention {piece}"
