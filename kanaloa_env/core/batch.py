@@ -249,21 +249,29 @@ class BatchedState:
         """Bytes of array data per game."""
         return sum(v.nbytes for v in self.arrays().values()) // max(self.batch_size, 1)
 
-    def kernel_arrays(self) -> Any:
+    def kernel_arrays(self, part: int = 0) -> Any:
         """The arrays in the form the compiled kernels take: one structure whose fields
         are the arrays (`kernel_struct` of the `kernel_type` named tuple; the named
         tuple itself under `NUMBA_DISABLE_JIT=1`). Built on first use and kept: the
         fields of a (frozen) state are never reassigned, only their contents change.
+
+        `part` k > 0 gives another structure over the same arrays, for the k-th thread
+        of a batch (`kernels.run_state`): numba counts references to a structure's
+        arrays on every access, and threads sharing one structure fight over those
+        counters (two threads ran slower than one).
         """
-        got = self.__dict__.get("_kernel_arrays")
-        if got is None:
+        parts = self.__dict__.get("_kernel_arrays")
+        if parts is None:
+            parts = []
+            object.__setattr__(self, "_kernel_arrays", parts)
+        while len(parts) <= part:
             assert self.kernel_type is not None, f"{type(self).__name__} has no kernels"
             got = self.kernel_type(*(getattr(self, n) for n in self.array_names()))
             make = type(self).kernel_struct
             if make is not None and not JIT_DISABLED:
                 got = make(got)
-            object.__setattr__(self, "_kernel_arrays", got)
-        return got
+            parts.append(got)
+        return parts[part]
 
     def __getstate__(self) -> dict[str, Any]:
         # The kernels' structure is rebuilt on use: it does not pickle.

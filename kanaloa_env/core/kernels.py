@@ -148,6 +148,28 @@ def run_batch(fn: Callable[..., Any], size: int, threads: int, *args: Any) -> No
         future.result()
 
 
+def run_state(fn: Callable[..., Any], size: int, threads: int, state: Any, *rest: Any) -> None:
+    """`run_batch` for a state's kernel `fn(rules, arrays, *rest, lo, hi)`: each thread
+    gets its own structures of the config's rules and the state's arrays
+    (`kernel_rules(k)`, `kernel_arrays(k)`: the same arrays), so that the threads do
+    not share the reference counters numba updates on every access to them."""
+    config = state.config
+    if JIT_DISABLED or threads == 1 or size < 2 * MIN_GAMES_PER_THREAD:
+        run_batch(fn, size, 1, config.kernel_rules(0), state.kernel_arrays(0), *rest)
+        return
+    parts = ranges(size, threads)
+    pool = _pool(len(parts) - 1)
+    futures = [
+        pool.submit(fn, config.kernel_rules(k), state.kernel_arrays(k), *rest, lo, hi)
+        for k, (lo, hi) in enumerate(parts)
+        if k > 0
+    ]
+    lo, hi = parts[0]
+    fn(config.kernel_rules(0), state.kernel_arrays(0), *rest, lo, hi)
+    for future in futures:
+        future.result()
+
+
 @small_kernel
 def popcount(value: int) -> int:
     """The number of set bits of a non-negative integer below 2**63 (branch-free: a

@@ -92,6 +92,11 @@ class Config:
         """The config as the compiled kernels take it."""
         return self._rules
 
+    def kernel_rules(self, part: int = 0) -> Rules:
+        """`rules` for the k-th thread of a batch: the same named tuple (it holds no
+        arrays, so threads share it without contention)."""
+        return self._rules
+
     def overrides(self) -> dict[str, Any]:
         """The fields that differ from the defaults, JSON-compatible (scenario `config`)."""
         return {

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..batch import check_positive_int
-from ..kernels import argsort_small, check_threads, kernel, run_batch, small_kernel
+from ..kernels import argsort_small, check_threads, kernel, run_batch, run_state, small_kernel
 from ..rng import draw_one, game_keys, round_base
 from .cards import count_of
 from .config import Config
@@ -142,7 +142,7 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray, threads: int = 
         raise ValueError(f"reset_games: {len(idx)} games but {len(keys)} keys")
     if threads != 1 or type(threads) is not int:
         threads = check_threads(threads)
-    run_batch(_reset_range, len(idx), threads, state.config.rules, state.kernel_arrays(), idx, keys)
+    run_state(_reset_range, len(idx), threads, state, idx, keys)
 
 
 @kernel

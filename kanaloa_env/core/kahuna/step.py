@@ -19,7 +19,15 @@ import numpy as np
 from numba import types
 
 from ..batch import check_actions
-from ..kernels import Entry, check_threads, count_illegal, kernel, popcount, run_batch, small_kernel
+from ..kernels import (
+    Entry,
+    check_threads,
+    count_illegal,
+    kernel,
+    popcount,
+    run_state,
+    small_kernel,
+)
 from .board import bridges_at, held
 from .cards import LOW, count_of
 from .constants import (
@@ -145,7 +153,7 @@ def _apply(state: State, actions: np.ndarray, threads: int) -> None:
         threads = check_threads(threads)
     f = actions.flags
     fn = _STEP(state) if f.c_contiguous and f.aligned else _step_range
-    run_batch(fn, len(actions), threads, state.config.rules, state.kernel_arrays(), actions)
+    run_state(fn, len(actions), threads, state, actions)
 
 
 @kernel

@@ -153,11 +153,18 @@ class Config:
     def rules(self) -> Any:
         """The config as the compiled kernels take it: `Rules` as one structure (the
         named tuple itself under `NUMBA_DISABLE_JIT=1`), built on first use."""
-        got = self.__dict__.get("_rules_ref")
-        if got is None:
-            got = self._rules if JIT_DISABLED else _rules_ref(self._rules)
-            object.__setattr__(self, "_rules_ref", got)
-        return got
+        return self.kernel_rules(0)
+
+    def kernel_rules(self, part: int = 0) -> Any:
+        """`rules`; `part` k > 0 another structure of the same, for the k-th thread of a
+        batch (see `State.kernel_arrays`)."""
+        parts = self.__dict__.get("_rules_ref")
+        if parts is None:
+            parts = []
+            object.__setattr__(self, "_rules_ref", parts)
+        while len(parts) <= part:
+            parts.append(self._rules if JIT_DISABLED else _rules_ref(self._rules))
+        return parts[part]
 
     def __getstate__(self) -> dict[str, Any]:
         # The kernels' structure is rebuilt on use: it does not pickle.

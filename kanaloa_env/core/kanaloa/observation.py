@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba.core import types
 
-from ..kernels import Entry, check_threads, kernel, popcount, run_batch, small_kernel
+from ..kernels import Entry, check_threads, kernel, popcount, run_state, small_kernel
 from .constants import (
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
@@ -402,7 +402,7 @@ def observe(
         raise ValueError("out must be writeable")
     else:
         fn = _ENCODE(state) if out.flags.c_contiguous and out.flags.aligned else _encode_range
-    run_batch(fn, B, threads, state.config.rules, state.kernel_arrays(), seats, to_act, out)
+    run_state(fn, B, threads, state, seats, to_act, out)
     return out
 
 

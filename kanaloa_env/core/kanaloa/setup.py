@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..batch import check_positive_int
-from ..kernels import argsort_small, call, check_threads, kernel, run_batch
+from ..kernels import argsort_small, call, check_threads, kernel, run_state
 from ..rng import draw_one, game_keys, round_base
 from .config import Config
 from .constants import (
@@ -131,7 +131,7 @@ def reset_games(state: State, idx: np.ndarray, keys: np.ndarray, threads: int = 
     if len(keys) != len(idx):
         raise ValueError(f"reset_games: {len(idx)} games but {len(keys)} keys")
     threads = check_threads(threads)
-    run_batch(_reset_range, len(idx), threads, state.config.rules, state.kernel_arrays(), idx, keys)
+    run_state(_reset_range, len(idx), threads, state, idx, keys)
 
 
 @kernel

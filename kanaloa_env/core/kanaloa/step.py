@@ -17,7 +17,7 @@ import numpy as np
 from numba.core import types
 
 from ..batch import check_actions
-from ..kernels import Entry, check_threads, count_illegal, kernel, run_batch
+from ..kernels import Entry, check_threads, count_illegal, kernel, run_state
 from .constants import (
     ANNOUNCE,
     CARD_SUIT,
@@ -134,7 +134,7 @@ def _apply(state: State, actions: np.ndarray, threads: int) -> None:
         threads = check_threads(threads)
     f = actions.flags
     fn = _STEP(state) if f.c_contiguous and f.aligned else _step_range
-    run_batch(fn, len(actions), threads, state.config.rules, state.kernel_arrays(), actions)
+    run_state(fn, len(actions), threads, state, actions)
 
 
 _ANNOUNCE_PHASE, _PLAY, _REMOVE_OCTOPUS, _REMOVE_ROUND_END, _DOLPHIN, _GAME_OVER = (
