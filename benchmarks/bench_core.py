@@ -19,7 +19,7 @@ Each `--threads` count above 1 adds a pair of columns: the run with observations
 where the step, the observation and the resets run on that many threads
 (`step_inplace(..., threads=N)`, `observe(..., threads=N)`, `reset_games(...,
 threads=N)`; the random choice stays on one); the ratio is to one thread in the
-same run. Batches under 512 games are not split (`kernels.MIN_GAMES_PER_THREAD`).
+same run. Batches under 2048 games are not split (`kernels.MIN_GAMES_PER_THREAD`).
 
 Targets (issue 23; batch 8192, one process): with observations on one thread >= 8x
 hearts, without them >= 15x hearts; with observations on 2 threads >= 1.6x one

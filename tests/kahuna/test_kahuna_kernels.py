@@ -22,7 +22,7 @@ from kanaloa_env.core.kahuna.board import held_islands, island_counts
 from kanaloa_env.core.kahuna.constants import LINES_AT, MAJORITY
 from kanaloa_env.core.rng import game_keys
 
-B = 1100  # above the 512 games a batch needs before it is split among threads
+B = 2100  # above the 2048 games a batch needs before it is split among threads
 
 
 def _play(threads: int, steps: int = 60) -> tuple[list[np.ndarray], object]:

@@ -324,7 +324,7 @@ def observe(
         out: optional (B, OBS_DIM) float32 array to write into (every entry is
             written).
         threads: encode the games on up to this many threads (batches of at least
-            512 games; `kanaloa_env.core.kernels`). The result does not depend on it.
+            2048 games; `kanaloa_env.core.kernels`). The result does not depend on it.
 
     Returns:
         (B, OBS_DIM) float32 (`out` when given).

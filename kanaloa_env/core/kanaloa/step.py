@@ -58,7 +58,7 @@ def step(state: State, actions: np.ndarray, threads: int = 1) -> State:
         actions: (B,) integer actions (DESIGN.md table) for each game's
             `current_player`. Games that are over ignore their entry.
         threads: step the games on up to this many threads (batches of at least
-            512 games; `kanaloa_env.core.kernels`); the result does not depend on it.
+            2048 games; `kanaloa_env.core.kernels`); the result does not depend on it.
 
     Returns:
         A new `State`. `rewards` holds this step's rewards (R10), `terminated` and
