@@ -35,6 +35,9 @@ LINEUPS = {
 def bench(lineup: str, players: int, games: int, batch: int, seed: int) -> dict[str, float]:
     """One tournament; returns games/s of play and per-game averages."""
     bots = LINEUPS[lineup](players)
+    # A first small tournament loads the compiled kernels (about half a second on a first
+    # call in a process), which is not what a line measures.
+    run_tournament(bots, players, players, seed=seed, batch_size=players)
     start, cpu = time.perf_counter(), time.process_time()
     result = run_tournament(bots, players, games, seed=seed, batch_size=batch)
     total, cpu = time.perf_counter() - start, time.process_time() - cpu
