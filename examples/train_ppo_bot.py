@@ -14,6 +14,9 @@ finished is skipped, an interrupted one continues from its last checkpoint):
    action, its value network with the squared error to that return, so that PPO
    starts near the heuristic's strength with a value function that already fits it.
    Fresh games every chunk: no sample is seen in more than `--bc-epochs` epochs.
+   With `--init-policy FILE` the policy network is that file's (for instance a
+   distilled search bot, `examples/distil_search.py`) and this stage fits only the
+   value network, to the same returns.
 2. **PPO fine-tuning** (`--ppo-timesteps` learner decisions) in the native
    vector env, one learner seat per game; every other seat is drawn per game from
    heuristic bots (share `--heuristic-share`) and a pool of frozen past selves
@@ -92,6 +95,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--output-dir", default="runs/ppo_bot_4p", help="checkpoints, logs and the policy file"
     )
     p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument(
+        "--init-policy",
+        default=None,
+        help="start from this policy file (e.g. examples/distil_search.py's) instead of "
+        "cloning the heuristic: its layers and activation replace --net-arch, and stage 1 "
+        "trains only the value network, on the heuristic games' returns",
+    )
     g = p.add_argument_group("stage 1: behaviour cloning of the heuristic")
     g.add_argument("--bc-chunks", type=int, default=60, help="chunks of fresh heuristic games")
     g.add_argument("--bc-games", type=int, default=2048, help="heuristic self-play games per chunk")
@@ -161,6 +171,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--net-arch must be comma-separated integers, got {args.net_arch!r}")
     if not args.net_arch or min(args.net_arch) < 1:
         p.error("--net-arch needs at least one layer size >= 1")
+    args.activation = "tanh"  # SB3's default
+    if args.init_policy is not None:
+        from kanaloa_env.bots.policy_file import load_policy
+
+        try:
+            weights = load_policy(args.init_policy)
+        except (OSError, TypeError, ValueError) as exc:
+            p.error(f"--init-policy: {exc}")
+        if weights.metadata["game"] != "kanaloa":
+            p.error(f"--init-policy: a {weights.metadata['game']} policy, not Kanaloa's")
+        args.net_arch, args.activation = weights.hidden_sizes, weights.activation
     return args
 
 
@@ -289,10 +310,9 @@ def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any, stop: Grac
                 values, log_prob, _ = policy.evaluate_actions(
                     obs[i], actions[i], action_masks=masks[i].numpy()
                 )
-                loss = (
-                    -log_prob.mean()
-                    + args.bc_vf_coef * ((values.flatten() - returns[i]) ** 2).mean()
-                )
+                loss = args.bc_vf_coef * ((values.flatten() - returns[i]) ** 2).mean()
+                if args.init_policy is None:  # else the policy stays the file's
+                    loss = loss - log_prob.mean()
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -512,6 +532,15 @@ def export_and_measure(model: Any, args: argparse.Namespace, log: Any) -> dict[s
         "method": "behaviour cloning of the heuristic bot, then MaskablePPO against heuristic "
         "bots and frozen past selves",
     }
+    if args.init_policy is not None:
+        from kanaloa_env.bots.policy_file import load_policy
+
+        start = load_policy(args.init_policy).metadata["training"]
+        training["method"] = (
+            "MaskablePPO against heuristic bots and frozen past selves, from a policy file "
+            f"({os.path.basename(args.init_policy)}: {start.get('method', 'unknown')})"
+        )
+        training["init_policy_training"] = start
     export_maskable_ppo(model, path, num_players=args.num_players, training=training)
     bot = PolicyBot.load(path)
     result = run_tournament(
@@ -567,11 +596,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ent_coef=args.ent_coef,
         vf_coef=args.vf_coef,
         target_kl=args.target_kl,
-        policy_kwargs={"net_arch": args.net_arch},
+        policy_kwargs={
+            "net_arch": args.net_arch,
+            "activation_fn": {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation],
+        },
         seed=stream_seed(args.seed, _BOT_STREAM) % 2**32,
         device="cpu",
         verbose=0,
     )
+    if args.init_policy is not None:
+        from kanaloa_env.bots.policy_file import load_into_maskable_ppo, load_policy
+
+        load_into_maskable_ppo(load_policy(args.init_policy), model)
+        log(f"policy network from {args.init_policy}")
     stage = "behaviour cloning (stage 1)"
     with GracefulStop() as stop:  # Ctrl-C: stop at the next safe point, list what is saved
         behaviour_cloning(model, args, log, stop)

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import pickle
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -38,6 +39,7 @@ else:
     HAVE_TORCH = True
 # Reading and validating files needs numpy only; playing needs the `train` extra.
 needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="needs torch (the train extra)")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def random_weights(
@@ -232,13 +234,42 @@ def test_shipped_model_loads_and_plays_whole_games() -> None:
         w = load_policy(path)
         assert w.num_players == p
         assert os.path.getsize(path) < 4 * 2**20  # weights only: a few MB at most
-        assert w.metadata["training"]["recipe"] == "examples/train_ppo_bot.py"
+        scripts = re.findall(r"examples/\w+\.py", w.metadata["training"]["recipe"])
+        assert scripts and all(os.path.exists(ROOT / s) for s in scripts)  # its recipe ships
     bot = make_bot("ppo")
     assert isinstance(bot, PolicyBot) and bot.name == "ppo" and 4 in bot.num_players
     result = run_tournament([bot, "heuristic", "random", "random"], num_players=4, num_games=8)
     row = next(s for s in result.stats if s.name == "ppo")
     assert row.games == 8
     assert result.decisions.min() > 50  # whole games, not a stub
+
+
+def test_ppo_is_a_bot_of_the_games_that_ship_policy_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "ppo" is offered for a game exactly when its files are in the data folder; a game
+    without them refuses the name, saying why."""
+    from kanaloa_env.bots import bot_names
+
+    monkeypatch.setattr(pf, "SHIPPED_DIR", str(tmp_path))
+    assert "ppo" not in bot_names("kahuna") and "ppo" not in bot_names("kanaloa")
+    with pytest.raises(ValueError, match=r"Kahuna ships no policy files kahuna_\*p.npz in"):
+        make_bot("ppo", game="kahuna")
+    g = get_game("kahuna")
+    meta = pf.make_metadata(2, [8], "relu", {"recipe": "test"}, game="kahuna")
+    rng = np.random.default_rng(0)
+    layers = (
+        (rng.normal(size=(8, g.obs_dim)).astype(np.float32), np.zeros(8, np.float32)),
+        (
+            rng.normal(size=(g.num_actions, 8)).astype(np.float32),
+            np.zeros(g.num_actions, np.float32),
+        ),
+    )
+    pf.save_policy(tmp_path / "kahuna_2p.npz", PolicyWeights(meta, layers))
+    assert "ppo" in bot_names("kahuna") and "ppo" not in bot_names("kanaloa")
+    if HAVE_TORCH:
+        bot = make_bot("ppo", game="kahuna")
+        assert isinstance(bot, PolicyBot) and bot.game == "kahuna" and bot.num_players == (2,)
 
 
 # ---- untrusted files ---------------------------------------------------------------------
@@ -452,6 +483,48 @@ def test_exported_network_plays_exactly_the_sb3_models_actions(
     ours = PolicyBot.load(path).act(obs, masks, np.random.default_rng(0))
     np.testing.assert_array_equal(ours, sb3)
     assert len(np.unique(ours)) > 10
+
+
+@needs_torch
+def test_a_policy_file_loads_into_a_maskable_ppo_model(tmp_path: Path) -> None:
+    """load_into_maskable_ppo is export's inverse: the model then plays as the file, and
+    a model of another shape is refused, unchanged."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from kanaloa_env.bots.policy_file import load_into_maskable_ppo
+    from kanaloa_env.wrappers.sb3 import SB3VecEnv
+
+    def model(sizes: list[int], seed: int) -> MaskablePPO:
+        kwargs = {"net_arch": sizes, "activation_fn": torch.nn.ReLU}
+        return MaskablePPO(
+            "MlpPolicy",
+            SB3VecEnv(4, seed=0),
+            n_steps=8,
+            batch_size=32,
+            seed=seed,
+            device="cpu",
+            policy_kwargs=kwargs,
+        )
+
+    source, target = model([32, 24], 1), model([32, 24], 2)
+    with torch.no_grad():
+        source.policy.action_net.weight.mul_(30.0)
+    weights = export_maskable_ppo(source, tmp_path / "a.npz", num_players=4)
+    value_before = [p.clone() for p in target.policy.value_net.parameters()]
+    load_into_maskable_ppo(weights, target)
+    obs, masks = positions(2000)
+    a, _ = source.predict(obs, action_masks=masks, deterministic=True)
+    b, _ = target.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(a, b)
+    for p, q in zip(target.policy.value_net.parameters(), value_before, strict=True):
+        assert torch.equal(p, q)  # the value network is not the file's
+    other = model([32], 3)
+    before = [p.clone() for p in other.policy.parameters()]
+    with pytest.raises(ValueError, match=r"hidden sizes \[32\] and relu; the file has \[32, 24\]"):
+        load_into_maskable_ppo(weights, other)
+    assert all(torch.equal(p, q) for p, q in zip(other.policy.parameters(), before, strict=True))
 
 
 @needs_torch

@@ -447,6 +447,36 @@ def export_maskable_ppo(
     return weights
 
 
+def load_into_maskable_ppo(weights: PolicyWeights, model: Any) -> None:
+    """Copy a policy file's network into a `MaskablePPO` model's policy network, in place:
+    the inverse of `export_maskable_ppo` (the value network is left as it is).
+
+    The model must have the same hidden layer sizes and activation in its policy network
+    (`policy_kwargs={"net_arch": weights.hidden_sizes, "activation_fn": torch.nn.ReLU}`
+    for a ReLU file) and the game's spaces.
+
+    Raises:
+        ValueError: the model's policy network has other layers, sizes or activation,
+            or other spaces than the file's game.
+    """
+    torch = _import_torch()
+    exported = export_maskable_ppo(
+        model, None, weights.num_players, game=weights.metadata["game"]
+    )  # validates the model's structure and spaces
+    if exported.hidden_sizes != weights.hidden_sizes or exported.activation != weights.activation:
+        raise ValueError(
+            f"the model's policy network has hidden sizes {exported.hidden_sizes} and "
+            f"{exported.activation}; the file has {weights.hidden_sizes} and {weights.activation}"
+        )
+    policy = getattr(model, "policy", model)
+    linear = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linear.append(policy.action_net)
+    with torch.no_grad():
+        for module, (w, b) in zip(linear, weights.layers, strict=True):
+            module.weight.copy_(torch.from_numpy(w))
+            module.bias.copy_(torch.from_numpy(b))
+
+
 def _linear_arrays(module: Any) -> tuple[np.ndarray, np.ndarray]:
     w = module.weight.detach().cpu().numpy().astype(np.float32, copy=True)
     if module.bias is None:

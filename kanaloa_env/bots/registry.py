@@ -32,14 +32,19 @@ POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_fil
 
 
 def game_bots(game: Game) -> dict[str, Callable[[], Any]]:
-    """The named bots of `game`: `COMMON_BOTS`, the game's own (`Game.bot_factories`) and,
-    for a game with search pieces (`Game.search_pieces`), "search": the generic
-    `SearchBot` with the game's `search_defaults()`."""
+    """The named bots of `game`: `COMMON_BOTS`, the game's own (`Game.bot_factories`),
+    for a game with search pieces (`Game.search_pieces`) "search": the generic
+    `SearchBot` with the game's `search_defaults()`, and for a game with shipped policy
+    files (`policy_file.shipped_paths`) "ppo": `PolicyBot.shipped(game)`."""
+    from .policy_file import PolicyBot, shipped_paths
+
     bots = {**COMMON_BOTS, **game.bot_factories()}
     if "search" not in bots and game.provides("search_pieces"):
         from .search import SearchBot
 
         bots["search"] = functools.partial(SearchBot, game=game.name, **game.search_defaults())
+    if "ppo" not in bots and shipped_paths(game):
+        bots["ppo"] = functools.partial(PolicyBot.shipped, game)
     return bots
 
 
@@ -68,8 +73,8 @@ def make_bot(
 
     Args:
         spec: a bot name (`bot_names(game)`: "random", and the game's own, e.g.
-            "heuristic", "search", "ppo": Kanaloa's shipped trained policy, see
-            docs/models.md); a path to a weights-only policy file `.npz`
+            "heuristic", "search", "ppo": the game's shipped trained policy where it
+            ships one, see docs/models.md); a path to a weights-only policy file `.npz`
             (`kanaloa_env.bots.policy_file`, nothing in it runs on load); a path to a
             saved stable-baselines3 MaskablePPO model `.zip` (loading one unpickles
             parts of it, which can run code stored in the file: load only files you
@@ -113,9 +118,14 @@ def make_bot(
                 raise ValueError(f"cannot make bot {text!r}: {exc}") from exc
         if looks_like_path(text):
             return load_model_bot(text, g, deterministic=deterministic)
+        why = ""
+        if text == "ppo":
+            from .policy_file import SHIPPED_DIR
+
+            why = f" ({g.title} ships no policy files {g.name}_*p{POLICY_SUFFIX} in {SHIPPED_DIR})"
         raise ValueError(
-            f"unknown bot {text!r} for {g.title}: use one of {list(factories)}, the path of a "
-            f"policy file ({POLICY_SUFFIX}) or of a saved model ({MODEL_SUFFIX})"
+            f"unknown bot {text!r} for {g.title}{why}: use one of {list(factories)}, the path "
+            f"of a policy file ({POLICY_SUFFIX}) or of a saved model ({MODEL_SUFFIX})"
         )
     if _is_sb3_model(spec):
         from .model import MaskablePPOBot

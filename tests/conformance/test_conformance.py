@@ -483,12 +483,7 @@ def _bots() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("name", "bot"), _bots(), ids=[f"{g}-{b}" for g, b in _bots()])
 def test_every_bot_plays_legally_in_the_arena(name: str, bot: str, tmp_path: Path) -> None:
     game = get_game(name)
-    try:
-        player = make_bot(bot, game)
-    except ValueError as exc:
-        if "no shipped policy files" in str(exc):  # a "ppo" bot whose files are not here
-            pytest.skip(str(exc))
-        raise
+    player = make_bot(bot, game)
     if dataclasses.is_dataclass(player) and "rollouts" in {
         f.name for f in dataclasses.fields(player)
     }:

@@ -10,8 +10,7 @@ bot's pieces (`search.py`); belief sampling is the engine's (`core.kahuna.belief
 from __future__ import annotations
 
 import argparse
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -172,16 +171,6 @@ class KahunaGame(Game[State, Config]):
 
     def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
         return engine.random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
-
-    # ---- bots ---------------------------------------------------------------------------
-
-    def bot_factories(self) -> dict[str, Callable[[], Any]]:
-        """ "heuristic" and "ppo" (the shipped policy files `kahuna_*p.npz`,
-        docs/models.md); "search" is the generic search bot over this package's
-        `search.py` (`search_pieces`, `SEARCH_DEFAULTS`; see docs/kahuna.md)."""
-        from ...bots.policy_file import PolicyBot  # bots are above games: on first use
-
-        return {**super().bot_factories(), "ppo": functools.partial(PolicyBot.shipped, self)}
 
     # ---- positions -------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ adds what the layers above ask of a game: the text table (`text.py`), the pictur
 from __future__ import annotations
 
 import argparse
-import functools
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
@@ -138,13 +137,6 @@ class KanaloaGame(Game[State, Config]):
         self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
     ) -> State:
         return determinize(view, seats, n, rng)
-
-    def bot_factories(self) -> dict[str, Any]:
-        """ "heuristic" and "ppo" (the shipped policy files, docs/models.md); "search" is
-        the generic search bot over this package's `search.py` (`search_pieces`)."""
-        from ...bots.policy_file import PolicyBot  # bots are above games: on first use
-
-        return {**super().bot_factories(), "ppo": functools.partial(PolicyBot.shipped, self)}
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner first, the others by progress (R9.1); a truncated game by progress."""

@@ -1,0 +1,159 @@
+"""The search-distillation recipe of the shipped policies: examples/label_with_search.py
+(label chunks, replayed exactly and checked), examples/distil_search.py (a policy file
+per table size) and train_ppo_bot.py --init-policy (PPO from such a file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+sys.path.insert(0, str(EXAMPLES))
+
+from label_with_search import read_chunk, replay_chunk  # noqa: E402
+
+
+def run(script: str, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, f"{script} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+def label(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return run(
+        "label_with_search.py",
+        *("--num-players", "3", "--rollouts", "8", "--games-per-chunk", "3", "--seed", "4"),
+        *("--output-dir", str(out), *extra),
+    )
+
+
+@pytest.fixture(scope="module")
+def labels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("labels")
+    label(out, "--chunks", "2", "--workers", "2")
+    return out
+
+
+def test_chunks_replay_to_the_labelled_decisions(labels: Path) -> None:
+    from kanaloa_env.bots import make_bot
+    from kanaloa_env.games import get_game
+
+    files = sorted(labels.glob("chunk_*.npz"))
+    assert [f.name for f in files] == ["chunk_00000.npz", "chunk_00001.npz"]
+    meta, moves, search = read_chunk(str(files[1]))
+    assert meta["first_game"] == 3 and meta["num_games"] == 3 and meta["rollouts"] == 8
+    data = replay_chunk(str(files[1]))
+    n = len(moves)
+    assert data["obs"].shape == (n, 416) and data["masks"].shape == (n, 66)
+    assert (data["heuristic"] == moves).all() and (data["labels"] == search).all()
+    assert data["masks"][np.arange(n), search].all()
+    assert (search != moves).any() and (search == moves).any()  # search is not the heuristic
+    # The first decision of each game, by hand: the heuristic's move at a fresh deal.
+    game = get_game("kanaloa")
+    state = game.init_game(game.make_config(None, 3), 4, i=3)
+    seat = state.current_player.astype(np.int64)
+    first = make_bot("heuristic").act(
+        None,
+        state.legal.copy(),
+        np.random.default_rng(0),
+        view=game.public_view(state, seat),
+        seats=seat,
+    )
+    assert moves[0] == first[0]
+    np.testing.assert_array_equal(data["obs"][0], game.observe(state)[0])
+
+
+def test_labels_do_not_depend_on_workers_and_a_rerun_skips_what_is_done(
+    labels: Path, tmp_path: Path
+) -> None:
+    label(tmp_path, "--chunks", "2", "--workers", "1")
+    for name in ("chunk_00000.npz", "chunk_00001.npz"):
+        a, b = read_chunk(str(labels / name)), read_chunk(str(tmp_path / name))
+        np.testing.assert_array_equal(a[1], b[1])
+        np.testing.assert_array_equal(a[2], b[2])
+    before = (tmp_path / "chunk_00000.npz").stat().st_mtime_ns
+    out = label(tmp_path, "--chunks", "3", "--workers", "1").stdout
+    assert "chunk 2:" in out and "chunk 0:" not in out
+    assert (tmp_path / "chunk_00000.npz").stat().st_mtime_ns == before
+
+
+def test_a_chunk_that_is_not_this_engines_games_is_refused(labels: Path, tmp_path: Path) -> None:
+    meta, moves, search = read_chunk(str(labels / "chunk_00000.npz"))
+    bad = moves.copy()
+    bad[5] = (bad[5] + 1) % 66
+    path = tmp_path / "chunk_00000.npz"
+    np.savez(
+        path,
+        heuristic=bad.astype(np.int16),
+        search=search.astype(np.int16),
+        meta=np.array(json.dumps(meta)),
+    )
+    with pytest.raises(ValueError, match="not this engine's heuristic games"):
+        replay_chunk(str(path))
+    np.savez(path, heuristic=moves.astype(np.int16), meta=np.array(json.dumps(meta)))
+    with pytest.raises(ValueError, match="not a label chunk"):
+        replay_chunk(str(path))
+
+
+def test_kahuna_chunks_label_and_replay(tmp_path: Path) -> None:
+    run(
+        "label_with_search.py",
+        *("--game", "kahuna", "--rollouts", "4", "--games-per-chunk", "2", "--chunks", "1"),
+        *("--output-dir", str(tmp_path)),
+    )
+    data = replay_chunk(str(tmp_path / "chunk_00000.npz"))
+    assert data["obs"].shape[1] == 321 and data["masks"].shape[1] == 153
+    assert data["masks"][np.arange(len(data["labels"])), data["labels"]].all()
+
+
+@pytest.mark.skipif(
+    subprocess.run([sys.executable, "-c", "import torch, sb3_contrib"]).returncode != 0,
+    reason="needs the train extra",
+)
+def test_distil_then_ppo_from_the_policy_file(labels: Path, tmp_path: Path) -> None:
+    from kanaloa_env.bots.policy_file import PolicyBot, load_policy
+
+    out = run(
+        "distil_search.py",
+        *("--labels", str(labels), "--output-dir", str(tmp_path / "d"), "--hidden", "16"),
+        *("--epochs", "2", "--eval-games", "6", "--num-players", "3", "4"),
+    ).stdout
+    assert "epoch 2/2" in out and "3 players, against heuristic bots" in out
+    w3, w4 = (
+        load_policy(tmp_path / "d" / "kanaloa_3p.npz"),
+        load_policy(tmp_path / "d" / "kanaloa_4p.npz"),
+    )
+    assert (w3.num_players, w4.num_players, w3.hidden_sizes, w3.activation) == (3, 4, [16], "relu")
+    for (a, b), (c, d) in zip(w3.layers, w4.layers, strict=True):
+        assert (a == c).all() and (b == d).all()  # one network, a file per table size
+    PolicyBot([w3, w4])
+    # PPO from it: stage 1 fits only the value network, so with no PPO steps the
+    # exported policy is the file's.
+    run(
+        "train_ppo_bot.py",
+        *("--init-policy", str(tmp_path / "d" / "kanaloa_3p.npz"), "--num-players", "3"),
+        *("--bc-chunks", "1", "--bc-games", "8", "--ppo-timesteps", "0", "--num-envs", "8"),
+        *("--n-steps", "16", "--eval-games", "6", "--final-games", "6"),
+        *("--output-dir", str(tmp_path / "p")),
+    )
+    p = load_policy(tmp_path / "p" / "policy.npz")
+    assert p.hidden_sizes == [16] and p.activation == "relu"
+    assert "from a policy file" in p.metadata["training"]["method"]
+    for (a, b), (c, d) in zip(w3.layers, p.layers, strict=True):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
