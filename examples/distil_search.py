@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from label_with_search import replay_chunk  # noqa: E402  (a sibling example)
@@ -74,11 +74,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-seed", type=int, default=1, help="seed of the arena")
     args = p.parse_args(argv)
     try:
-        args.hidden = [int(x) for x in args.hidden.split(",") if x.strip()]
-    except ValueError:
-        p.error(f"--hidden must be comma-separated integers, got {args.hidden!r}")
-    if not args.hidden or min(args.hidden) < 1:
-        p.error("--hidden needs at least one layer size >= 1")
+        args.hidden = layer_sizes(args.hidden, "--hidden")
+    except ValueError as exc:
+        p.error(str(exc))
     for name in ("epochs", "batch_size", "torch_threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
@@ -222,13 +220,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.output_dir, exist_ok=True)
-    log_path = os.path.join(args.output_dir, "train.log")
-
-    def log(msg: str) -> None:
-        line = f"{time.strftime('%H:%M:%S')} {msg}"
-        print(line, flush=True)
-        with open(log_path, "a") as f:
-            f.write(line + "\n")
+    log = file_log(os.path.join(args.output_dir, "train.log"))
 
     log(f"args: {json.dumps({k: v for k, v in vars(args).items() if k != 'files'})}")
     cpu0, t0 = time.process_time(), time.time()

@@ -35,7 +35,7 @@ import os
 import sys
 import time
 
-from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training import GracefulStop, layer_sizes, run_script
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -79,9 +79,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.pool_size < 1 or args.snapshot_freq < 1:
         p.error("--pool-size and --snapshot-freq must be >= 1")
     try:
-        args.net_arch = [int(x) for x in args.net_arch.split(",") if x.strip()]
-    except ValueError:
-        p.error(f"--net-arch must be comma-separated integers, got {args.net_arch!r}")
+        args.net_arch = layer_sizes(args.net_arch, "--net-arch")
+    except ValueError as exc:
+        p.error(str(exc))
     return args
 
 

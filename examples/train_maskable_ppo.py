@@ -69,7 +69,7 @@ import time
 import numpy as np
 
 from kanaloa_env.drawing.terminal import plural
-from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training import GracefulStop, layer_sizes, run_script
 
 # Budgets differ per game: Kanaloa's 4-player table still improves at 1.8M steps, where
 # Kahuna's greedy policy wins 99.7% against random at 213k steps and nothing changes up to
@@ -162,9 +162,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.num_players not in game.player_counts:
         p.error(f"--num-players must be in {game.player_counts_text()} for {game.title}")
     try:
-        args.net_arch = [int(x) for x in args.net_arch.split(",") if x.strip()]
-    except ValueError:
-        p.error(f"--net-arch must be comma-separated integers, got {args.net_arch!r}")
+        args.net_arch = layer_sizes(args.net_arch, "--net-arch")
+    except ValueError as exc:
+        p.error(str(exc))
     return args
 
 

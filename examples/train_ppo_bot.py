@@ -70,7 +70,7 @@ from typing import Any
 
 import numpy as np
 
-from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script
 
 # Streams of the stages, mixed with --seed into the deal seeds (distinct from the
 # small integers users pass to the arena).
@@ -166,11 +166,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if not 0.0 <= args.heuristic_share <= 1.0:
         p.error("--heuristic-share must be in [0, 1]")
     try:
-        args.net_arch = [int(x) for x in args.net_arch.split(",") if x.strip()]
-    except ValueError:
-        p.error(f"--net-arch must be comma-separated integers, got {args.net_arch!r}")
-    if not args.net_arch or min(args.net_arch) < 1:
-        p.error("--net-arch needs at least one layer size >= 1")
+        args.net_arch = layer_sizes(args.net_arch, "--net-arch")
+    except ValueError as exc:
+        p.error(str(exc))
     args.activation = "tanh"  # SB3's default
     if args.init_policy is not None:
         from kanaloa_env.bots.policy_file import load_policy
@@ -564,13 +562,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.output_dir, exist_ok=True)
-    log_path = os.path.join(args.output_dir, "train.log")
-
-    def log(msg: str) -> None:
-        line = f"{time.strftime('%H:%M:%S')} {msg}"
-        print(line, flush=True)
-        with open(log_path, "a") as f:
-            f.write(line + "\n")
+    log = file_log(os.path.join(args.output_dir, "train.log"))
 
     log(f"args: {json.dumps(vars(args))}")
     t0 = time.time()

@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from kanaloa_env.drawing.terminal import plural
-from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training import GracefulStop, layer_sizes, run_script
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -152,11 +152,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         if getattr(args, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be >= 0")
     try:
-        args.hidden = [int(x) for x in args.hidden.split(",") if x.strip()]
-    except ValueError:
-        p.error(f"--hidden must be comma-separated integers, got {args.hidden!r}")
-    if not args.hidden or min(args.hidden) < 1:
-        p.error("--hidden needs at least one layer size >= 1")
+        args.hidden = layer_sizes(args.hidden, "--hidden")
+    except ValueError as exc:
+        p.error(str(exc))
     return args
 
 

@@ -31,11 +31,12 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from types import FrameType, TracebackType
 from typing import Any, NoReturn
 
-__all__ = ["INTERRUPTED_EXIT", "GracefulStop", "run_script"]
+__all__ = ["INTERRUPTED_EXIT", "GracefulStop", "file_log", "layer_sizes", "run_script"]
 
 INTERRUPTED_EXIT = 128 + signal.SIGINT  # 130
 
@@ -122,3 +123,27 @@ def run_script(main: Callable[[], Any]) -> NoReturn:
         _say("\ninterrupted (Ctrl-C) outside training: nothing more was saved")
         sys.exit(INTERRUPTED_EXIT)
     sys.exit(0)
+
+
+def layer_sizes(text: str, flag: str) -> list[int]:
+    """Hidden layer sizes from a command line's "256,256"; `flag` names the option in
+    the `ValueError` for anything else."""
+    try:
+        sizes = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"{flag} must be comma-separated integers, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise ValueError(f"{flag} needs at least one layer size >= 1, got {text!r}")
+    return sizes
+
+
+def file_log(path: str) -> Callable[[str], None]:
+    """A `log(message)` that prints each message with the time and appends it to `path`."""
+
+    def log(message: str) -> None:
+        line = f"{time.strftime('%H:%M:%S')} {message}"
+        print(line, flush=True)
+        with open(path, "a") as f:
+            f.write(line + "\n")
+
+    return log

@@ -204,3 +204,19 @@ def test_ctrl_c_in_train_ppo_bot_keeps_a_checkpoint_to_resume_from(tmp_path: Pat
     assert [int(float(r["timesteps"])) for r in rows][:2] == [0, 512]
     assert not (out / "policy.npz").exists()  # the final export waits for a whole stage 2
     assert "ppo: stopped at " in (out / "train.log").read_text()
+
+
+def test_layer_sizes_and_file_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kanaloa_env.training import file_log, layer_sizes
+
+    assert layer_sizes("512, 256,", "--hidden") == [512, 256]
+    with pytest.raises(ValueError, match="--net-arch must be comma-separated integers, got 'a,1'"):
+        layer_sizes("a,1", "--net-arch")
+    with pytest.raises(ValueError, match="--hidden needs at least one layer size >= 1"):
+        layer_sizes("64,0", "--hidden")
+    log = file_log(str(tmp_path / "train.log"))
+    log("one")
+    log("two")
+    lines = (tmp_path / "train.log").read_text().splitlines()
+    assert [line.split(" ", 1)[1] for line in lines] == ["one", "two"]
+    assert capsys.readouterr().out.splitlines() == lines
