@@ -1,4 +1,4 @@
-"""Train the shipped "ppo" bot: behaviour cloning of the heuristic, then MaskablePPO against it.
+"""Train a policy bot: behaviour cloning of the heuristic, then MaskablePPO against it.
 
     nice -n 10 python examples/train_ppo_bot.py --seed 0 --num-players 4 \
         --output-dir runs/ppo_bot_4p
@@ -36,8 +36,9 @@ the seat-balanced arena against heuristic bots (`--final-games` games, arena see
 Writes to `--output-dir`: `bc.pt` (stage 1 checkpoint), `ppo_last.zip`,
 `ppo_best.zip` and `pool/` (stage 2 checkpoints), `eval.csv`,
 `learning_curve.png`, `policy.npz` (the exported policy) and `arena/` (the
-final tournament's results). Shipping the model is a copy:
-`cp runs/ppo_bot_4p/policy.npz kanaloa_env/bots/data/kanaloa_4p.npz`.
+final tournament's results). This recipe made the shipped 4-player file until the
+distilled search bot replaced it (examples/distil_search.py, docs/models.md); shipping
+a model is a copy: `cp runs/ppo_bot_4p/policy.npz kanaloa_env/bots/data/kanaloa_4p.npz`.
 
 Determinism: every random stream (deals of each stage, bot sampling, torch) is
 derived from `--seed`, and torch runs on one thread, so an uninterrupted run with
