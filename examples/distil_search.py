@@ -1,33 +1,46 @@
 """Distil the search bot into a policy network: supervised learning on search labels.
 
-    python examples/distil_search.py --labels runs/labels/kanaloa_4p \
-        --output-dir runs/distil/kanaloa_4p --num-players 4
+This is the main job (README): with its defaults it trains, from the label chunks
+shipped in `data/labels/` (2,299,186 decisions of 3-, 4- and 5-player heuristic games,
+each labelled with the search bot's move), the network that ships as the "ppo" bot,
+and measures it against heuristic and random bots:
+
+    python examples/distil_search.py                       # everything below, defaults
+    python examples/distil_search.py --labels runs/labels/kanaloa_4p --num-players 4 \
+        --output-dir runs/distil_4p                        # labels of your own
 
 Reads the chunk files of `examples/label_with_search.py` from every `--labels`
 folder (any table sizes of one game), replays them to recover each decision's
 observation and legal mask, and trains a multilayer perceptron to pick the search
-bot's move: masked cross-entropy, Adam with a cosine schedule, `--epochs` passes.
+bot's move: masked cross-entropy, AdamW with a cosine schedule, `--epochs` passes.
 With `--heuristic-weight w > 0` every decision also teaches the heuristic's move with
 weight `w` (the heuristic's moves are free labels: they are the moves played).
 A share of the chunks (`--held-out`) is kept aside to report how often the network
-agrees with the search there.
+agrees with the search there. After every epoch the network plays `--curve-games`
+games against heuristic bots at each table size (`kanaloa_env.evaluation.evaluate`),
+for `eval.csv` and `learning_curve.png`.
 
 The network is saved as a weights-only policy file (`kanaloa_env.bots.policy_file`,
 no pickle), one per `--num-players` (the same weights: the observation says the table
 size), and each is measured in the seat-balanced arena against heuristic bots filling
-the table (`--eval-games` games, seed `--eval-seed`), as
+the table (`--eval-games` games, seed `--eval-seed`) and against random bots
+(`--random-games`), as
 
-    python -m kanaloa_env.arena --bots runs/distil/kanaloa_4p/kanaloa_4p.npz heuristic \
-        heuristic heuristic --players 4 --games 4000 --seed 1
+    python -m kanaloa_env.arena --bots runs/distil/kanaloa_4p.npz heuristic heuristic \
+        heuristic --players 4 --games 4000 --seed 1
 
+Writes to `--output-dir` (default `runs/distil`): `kanaloa_{P}p.npz`, `eval.csv`,
+`learning_curve.png`, `train.log` and the arenas' folders `arena_{P}p_{opponents}/`.
 Shipping is a copy into `kanaloa_env/bots/data/` (docs/models.md). Deterministic for
 `--seed` and `--torch-threads` (torch's CPU kernels give the same results for the same
-thread count). Ctrl-C stops after the current minibatch and saves the network so far.
+thread count): the defaults rebuild the shipped files bit for bit. Ctrl-C stops after
+the current minibatch and saves the network so far and the evaluations done.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import glob
 import json
 import os
@@ -42,13 +55,22 @@ from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from label_with_search import replay_chunk  # noqa: E402  (a sibling example)
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: The shipped labels (examples/label_with_search.py, docs/models.md "The recipe").
+DEFAULT_LABELS = [os.path.join(ROOT, "data", "labels", f"kanaloa_{p}p") for p in (3, 4, 5)]
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--labels", nargs="+", required=True, help="folders of label chunk files")
-    p.add_argument("--output-dir", required=True, help="where the policy files and logs go")
+    p.add_argument(
+        "--labels",
+        nargs="+",
+        default=DEFAULT_LABELS,
+        help="folders of label chunk files (default: the shipped data/labels/kanaloa_*p)",
+    )
+    p.add_argument("--output-dir", default="runs/distil", help="where the policy files and logs go")
     p.add_argument(
         "--num-players",
         type=int,
@@ -69,8 +91,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--held-out", type=float, default=0.05, help="share of chunks held out")
     p.add_argument("--seed", type=int, default=0, help="seeds the split, the order and torch")
-    p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads")
-    p.add_argument("--eval-games", type=int, default=4000, help="arena games per table size")
+    p.add_argument("--torch-threads", type=int, default=2, help="torch CPU threads")
+    p.add_argument(
+        "--curve-games",
+        type=int,
+        default=500,
+        help="games against heuristic bots per table size after every epoch (0: none)",
+    )
+    p.add_argument(
+        "--eval-games", type=int, default=4000, help="final arena games against heuristic bots"
+    )
+    p.add_argument(
+        "--random-games", type=int, default=2000, help="final arena games against random bots"
+    )
     p.add_argument("--eval-seed", type=int, default=1, help="seed of the arena")
     args = p.parse_args(argv)
     try:
@@ -80,8 +113,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for name in ("epochs", "batch_size", "torch_threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
-    if args.eval_games < 0 or args.heuristic_weight < 0 or not 0 <= args.held_out < 1:
-        p.error("--eval-games, --heuristic-weight >= 0 and --held-out in [0, 1)")
+    for name in ("curve_games", "eval_games", "random_games"):
+        if getattr(args, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must be >= 0")
+    if args.heuristic_weight < 0 or not 0 <= args.held_out < 1:
+        p.error("--heuristic-weight must be >= 0 and --held-out in [0, 1)")
     args.files = sorted(f for d in args.labels for f in glob.glob(os.path.join(d, "chunk_*.npz")))
     if not args.files:
         p.error(f"no chunk_*.npz files in {args.labels}")
@@ -123,8 +159,18 @@ def load_decisions(files: list[str], log: Any) -> dict[str, np.ndarray]:
     return data
 
 
-def train(args: argparse.Namespace, data: dict[str, Any], log: Any, stop: GracefulStop) -> Any:
-    """The trained network (a torch Sequential of Linear and ReLU layers)."""
+def train(
+    args: argparse.Namespace,
+    data: dict[str, Any],
+    log: Any,
+    stop: GracefulStop,
+    on_epoch: Any = None,
+) -> Any:
+    """The trained network (a torch Sequential of Linear and ReLU layers).
+
+    `on_epoch(epoch, net, agreement)` runs after every epoch (1-based), with the
+    held-out agreement with the search's moves; it must not draw from torch's
+    generator (the run stays the same with or without it)."""
     import torch
 
     torch.manual_seed(args.seed)
@@ -187,16 +233,23 @@ def train(args: argparse.Namespace, data: dict[str, Any], log: Any, stop: Gracef
             f"epoch {epoch + 1}/{args.epochs}: loss {total / len(train_idx):.4f}, held-out "
             f"agreement with search {s:.3f}, with the heuristic {h:.3f}, {time.time() - t0:.0f}s"
         )
+        if on_epoch is not None:
+            net.eval()
+            on_epoch(epoch + 1, net, s)
+            net.train()
     return net
 
 
-def export(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> list[str]:
-    """Save the network as one policy file per table size; their paths."""
-    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
+def weights(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> list[Any]:
+    """The network as one `PolicyWeights` per table size."""
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata
 
     linear = [m for m in net if hasattr(m, "weight")]
     layers = tuple(
-        (m.weight.detach().numpy().astype(np.float32), m.bias.detach().numpy().astype(np.float32))
+        (
+            m.weight.detach().numpy().astype(np.float32, copy=True),
+            m.bias.detach().numpy().astype(np.float32, copy=True),
+        )
         for m in linear
     )
     training = {
@@ -205,51 +258,146 @@ def export(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> l
         "seed": args.seed,
         "method": "supervised learning of the search bot's moves in heuristic self-play",
     }
+    return [
+        PolicyWeights(make_metadata(p, args.hidden, "relu", training, game=game), layers)
+        for p in sizes
+    ]
+
+
+def export(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> list[str]:
+    """Save the network as one policy file per table size; their paths."""
+    from kanaloa_env.bots.policy_file import save_policy
+
     paths = []
-    for p in sizes:
-        meta = make_metadata(p, args.hidden, "relu", training, game=game)
+    for p, w in zip(sizes, weights(args, net, game, sizes), strict=True):
         path = os.path.join(args.output_dir, f"{game}_{p}p.npz")
-        save_policy(path, PolicyWeights(meta, layers))
+        save_policy(path, w)
         paths.append(path)
     return paths
+
+
+FIELDS = ["epoch", "players", "opponents", "games", "win_rate", "ci_low", "ci_high", "agreement"]
+
+
+def write_eval(args: argparse.Namespace, rows: list[dict[str, Any]], game: str) -> None:
+    """eval.csv and learning_curve.png of the evaluations so far."""
+    from kanaloa_env.core.files import atomic_write_path
+
+    with atomic_write_path(os.path.join(args.output_dir, "eval.csv")) as tmp:
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
+    curve = [r for r in rows if r["opponents"] == "heuristic" and r["epoch"] != "final"]
+    if not curve:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for k, p in enumerate(sorted({r["players"] for r in curve})):
+        mine = [r for r in curve if r["players"] == p]
+        x = [r["epoch"] for r in mine]
+        colour = f"C{k}"
+        ax.plot(x, [r["win_rate"] for r in mine], marker="o", color=colour, label=f"{p} players")
+        ax.fill_between(
+            x, [r["ci_low"] for r in mine], [r["ci_high"] for r in mine], color=colour, alpha=0.2
+        )
+        ax.axhline(1.0 / p, color=colour, linestyle="--", linewidth=0.8)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("win rate against heuristic bots (95% CI)")
+    ax.set_ylim(0, 0.7)
+    ax.set_title(f"{game}: the search bot distilled (dashed: chance)")
+    ax.legend(loc="upper left")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    with atomic_write_path(os.path.join(args.output_dir, "learning_curve.png")) as tmp:
+        fig.savefig(tmp, dpi=110, format="png")
+    plt.close(fig)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     import torch
 
+    from kanaloa_env.arena import run_tournament
+    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.evaluation import evaluate
+
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.output_dir, exist_ok=True)
     log = file_log(os.path.join(args.output_dir, "train.log"))
-
     log(f"args: {json.dumps({k: v for k, v in vars(args).items() if k != 'files'})}")
     cpu0, t0 = time.process_time(), time.time()
     data = load_decisions(args.files, log)
+    game = data["game"]
     sizes = args.num_players or sorted(int(p) for p in np.unique(data["players"]))
+    rows: list[dict[str, Any]] = []
+
+    def row(epoch: Any, p: int, opponents: str, res: Any, agreement: float) -> None:
+        rows.append(
+            {
+                "epoch": epoch,
+                "players": p,
+                "opponents": opponents,
+                "games": res.games,
+                "win_rate": round(res.win_rate, 4),
+                "ci_low": round(res.ci_low, 4),
+                "ci_high": round(res.ci_high, 4),
+                "agreement": round(agreement, 4),
+            }
+        )
+
+    def on_epoch(epoch: int, net: Any, agreement: float) -> None:
+        if not args.curve_games:
+            return
+        bot = PolicyBot(weights(args, net, game, sizes), name="student")
+        for p in sizes:
+            res = evaluate(
+                bot, "heuristic", args.curve_games, num_players=p, seed=args.eval_seed, game=game
+            )
+            row(epoch, p, "heuristic", res, agreement)
+            log(f"epoch {epoch}, {p} players, against heuristic bots: {res}")
+        write_eval(args, rows, game)
+
     with GracefulStop() as stop:
-        net = train(args, data, log, stop)
-    paths = export(args, net, data["game"], sizes)
-    stop.exit_if_requested({"policy files": ", ".join(paths)}, progress="during training")
+        net = train(args, data, log, stop, on_epoch)
+    paths = export(args, net, game, sizes)
+    write_eval(args, rows, game)
+    stop.exit_if_requested(
+        {
+            "policy files": ", ".join(paths),
+            "evaluations": os.path.join(args.output_dir, "eval.csv"),
+        },
+        progress="during training",
+    )
     log(f"trained in {time.process_time() - cpu0:.0f}s CPU, {time.time() - t0:.0f}s wall")
     summary: dict[str, Any] = {"policies": paths}
-    if args.eval_games:
-        from kanaloa_env.arena import run_tournament
-        from kanaloa_env.bots.policy_file import PolicyBot
-
-        for p, path in zip(sizes, paths, strict=True):
-            bot = PolicyBot.load(path)
+    finals = (("heuristic", args.eval_games), ("random", args.random_games))
+    for p, path in zip(sizes, paths, strict=True):
+        bot = PolicyBot.load(path)
+        for opponents, games in finals:
+            if not games:
+                continue
             result = run_tournament(
-                [bot] + ["heuristic"] * (p - 1),
+                [bot] + [opponents] * (p - 1),
                 num_players=p,
-                num_games=args.eval_games,
+                num_games=games,
                 seed=args.eval_seed,
-                game=data["game"],
+                game=game,
             )
-            result.write(os.path.join(args.output_dir, f"arena_{p}p"), overwrite=True)
-            row = next(s for s in result.stats if s.name == bot.name)
-            log(f"{p} players, against heuristic bots:\n{result.table()}")
-            summary[f"win_rate_{p}p"] = [row.win_rate, row.ci_low, row.ci_high]
-    log(f"done: {json.dumps(summary)}")
+            result.write(os.path.join(args.output_dir, f"arena_{p}p_{opponents}"), overwrite=True)
+            stats = next(s for s in result.stats if s.name == bot.name)
+            row("final", p, opponents, stats, float("nan"))
+            log(f"{p} players, against {opponents} bots:\n{result.table()}")
+            summary[f"{opponents}_{p}p"] = [stats.win_rate, stats.ci_low, stats.ci_high]
+    write_eval(args, rows, game)
+    log(
+        f"done in {time.process_time() - cpu0:.0f}s CPU, {time.time() - t0:.0f}s wall: "
+        f"{json.dumps(summary)}"
+    )
     return summary
 
 

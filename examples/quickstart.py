@@ -168,8 +168,8 @@ print(f"100 steps of 256 games: {games} games finished, the random learner won {
 # ## 7. A short training run
 #
 # sb3-contrib's `MaskablePPO` trains on the vector env unchanged (it reads the masks
-# through `action_masks()`). A few thousand steps only show the API: the main job,
-# `python examples/train_maskable_ppo.py`, trains 1.8M steps (see the README for its
+# through `action_masks()`). A few thousand steps only show the API:
+# `python examples/train_maskable_ppo.py` trains 1.8M steps (see the README for its
 # results). `kanaloa_env.evaluation.evaluate` gives a win rate with a 95% Wilson interval.
 
 # %%

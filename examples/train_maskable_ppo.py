@@ -4,7 +4,7 @@
     python examples/train_maskable_ppo.py --game kahuna --seed 0
 
 trains one seat against three random bots at a 4-player Kanaloa table (the defaults:
-about 7 min 20 s of CPU time, see "Measured" below), evaluates the greedy policy every
+about 5 min of CPU time, see "Measured" below), evaluates the greedy policy every
 `--eval-freq` steps against random and heuristic bots (win rate with a Wilson
 95% interval, all games played side by side in the vector driver), and writes
 to `--output-dir`:
@@ -42,11 +42,12 @@ evaluations). Potential-based progress shaping (`--progress-shaping 1`, an
 option of the env) did not help measurably (39% vs 37% at 3e-4, 44% vs 46% at
 1e-3), so the default reward is plain R10.
 
-Measured (`nice -n 10 python examples/train_maskable_ppo.py --seed 0 --no-progress-bar`,
-2026-11-23, the project's shared 2-core machine): the default run (1,802,240 steps) took
-7 min 17 s of CPU time, 41 min wall at a load average of 10-15 from other jobs, and
-reached 53.8% (95% CI 51.6-56.0%) against three random bots (chance 25%) and 15.4%
-(12.5-18.8%) against three heuristic bots.
+Measured (`python examples/train_maskable_ppo.py --seed 0 --no-progress-bar`,
+2026-11-26, the project's 2-core machine at a load average of about 2): the default run
+(1,802,240 steps) took 4 min 56 s of CPU time and 5 min 27 s wall, and reached 53.8% (95%
+CI 51.6-56.0%) against three random bots (chance 25%) and 15.4% (12.5-18.8%) against
+three heuristic bots (on the numpy engines of 2026-11-23: the same win rates, 7 min 17 s
+of CPU).
 
 Kahuna (`--game kahuna`): one seat against a random opponent, the same hyperparameters,
 a budget of its own (`GAME_DEFAULTS`: 400k steps; the greedy policy wins 99.7% against

@@ -4,6 +4,7 @@ per table size) and train_ppo_bot.py --init-policy (PPO from such a file)."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
@@ -131,9 +132,22 @@ def test_distil_then_ppo_from_the_policy_file(labels: Path, tmp_path: Path) -> N
     out = run(
         "distil_search.py",
         *("--labels", str(labels), "--output-dir", str(tmp_path / "d"), "--hidden", "16"),
-        *("--epochs", "2", "--eval-games", "6", "--num-players", "3", "4"),
+        *("--epochs", "2", "--eval-games", "6", "--random-games", "6", "--curve-games", "4"),
+        *("--num-players", "3", "4"),
     ).stdout
     assert "epoch 2/2" in out and "3 players, against heuristic bots" in out
+    assert "4 players, against random bots" in out
+    with open(tmp_path / "d" / "eval.csv") as f:
+        rows = list(csv.DictReader(f))
+    # After each of 2 epochs and at the end: both sizes; at the end also against random.
+    assert [(r["epoch"], r["players"], r["opponents"]) for r in rows] == [
+        ("1", "3", "heuristic"), ("1", "4", "heuristic"), ("2", "3", "heuristic"),
+        ("2", "4", "heuristic"), ("final", "3", "heuristic"), ("final", "3", "random"),
+        ("final", "4", "heuristic"), ("final", "4", "random"),
+    ]  # fmt: skip
+    assert all(0 <= float(r["win_rate"]) <= 1 for r in rows)
+    assert (tmp_path / "d" / "learning_curve.png").stat().st_size > 0
+    assert (tmp_path / "d" / "arena_4p_random" / "results.json").exists()
     w3, w4 = (
         load_policy(tmp_path / "d" / "kanaloa_3p.npz"),
         load_policy(tmp_path / "d" / "kanaloa_4p.npz"),
@@ -157,3 +171,21 @@ def test_distil_then_ppo_from_the_policy_file(labels: Path, tmp_path: Path) -> N
     for (a, b), (c, d) in zip(w3.layers, p.layers, strict=True):
         np.testing.assert_array_equal(a, c)
         np.testing.assert_array_equal(b, d)
+
+
+def test_the_shipped_labels_replay_on_this_engine() -> None:
+    """The main job's default data: every chunk's file is well formed, and the first and
+    last chunk of each table size replay on this engine (a rules change that alters the
+    heuristic's games fails here, not in a user's training run)."""
+    import distil_search
+
+    args = distil_search.parse_args([])
+    assert args.labels == distil_search.DEFAULT_LABELS and len(args.files) == 290
+    for folder in args.labels:
+        files = sorted(Path(folder).glob("chunk_*.npz"))
+        for path in files:
+            meta, moves, search = read_chunk(str(path))
+            assert meta["rollouts"] == 128 and len(moves) > 0
+        for path in (files[0], files[-1]):
+            data = replay_chunk(str(path))
+            assert len(data["labels"]) == len(read_chunk(str(path))[1])

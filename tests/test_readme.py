@@ -94,7 +94,7 @@ def test_readme_python_block_runs(k: int, tmp_path: Path) -> None:
 def test_commands_are_found() -> None:
     cmds = commands(README.read_text(encoding="utf-8"))
     assert ["pip", "install", "torch==2.13.0"] in cmds
-    assert ["python", "examples/train_maskable_ppo.py"] in cmds
+    assert ["python", "examples/distil_search.py"] in cmds  # the main job
     assert any(c[:3] == ["python", "-m", "kanaloa_env.arena"] and "kahuna" in c for c in cmds)
     assert any(c[:3] == ["python", "-m", "kanaloa_env.play"] and "kahuna" in c for c in cmds)
     parsed = commands("    mkdir -p runs   # a comment\n    python a.py --out x && pip list\n")

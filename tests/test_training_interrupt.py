@@ -206,6 +206,47 @@ def test_ctrl_c_in_train_ppo_bot_keeps_a_checkpoint_to_resume_from(tmp_path: Pat
     assert "ppo: stopped at " in (out / "train.log").read_text()
 
 
+def test_ctrl_c_in_distil_search_saves_the_network_and_the_evaluations(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from kanaloa_env.bots.policy_file import load_policy
+
+    out = tmp_path / "distil"
+    code, stdout, stderr = _interrupt_when(
+        "distil_search.py",
+        [
+            *("--labels", str(ROOT / "data" / "labels" / "kanaloa_5p"), "--epochs", "1000"),
+            *("--hidden", "16", "--curve-games", "4", "--torch-threads", "1"),
+            *("--output-dir", str(out)),
+        ],
+        ready="epoch 1, 5 players, against heuristic bots",
+        tmp_path=tmp_path,
+    )
+    assert code == 130, stderr
+    assert "Traceback" not in stderr and "done in" not in stdout
+    assert "interrupted: training stopped during training" in stderr
+    assert f"  policy files: {out / 'kanaloa_5p.npz'}\n" in stderr
+    assert load_policy(out / "kanaloa_5p.npz").hidden_sizes == [16]
+    assert [r["epoch"] for r in _eval_rows(out / "eval.csv")][:1] == ["1"]
+
+
+def test_ctrl_c_in_label_with_search_keeps_the_chunks_written(tmp_path: Path) -> None:
+    out = tmp_path / "labels"
+    code, stdout, stderr = _interrupt_when(
+        "label_with_search.py",
+        [
+            *("--num-players", "3", "--rollouts", "4", "--games-per-chunk", "2"),
+            *("--chunks", "100000", "--output-dir", str(out)),
+        ],
+        ready="chunk 0:",
+        tmp_path=tmp_path,
+    )
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    assert f"  label chunks: {out}\n" in stderr
+    assert (out / "chunk_00000.npz").exists()
+    assert not list(out.glob(".tmp-*"))  # no half-written chunk
+
+
 def test_layer_sizes_and_file_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from kanaloa_env.training import file_log, layer_sizes
 
