@@ -1,4 +1,5 @@
-"""What the training scripts share: Ctrl-C stops a run cleanly and keeps what it trained.
+"""What the training scripts share: Ctrl-C stops a run cleanly and keeps what it trained
+(below); `layer_sizes` reads their hidden-size option and `file_log` writes their log.
 
 ```python
 from kanaloa_env.training import GracefulStop, run_script

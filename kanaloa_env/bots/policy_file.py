@@ -1,11 +1,14 @@
 """Policy networks as weights-only files that cannot run code when loaded, and the bot playing them.
 
 ```python
-from kanaloa_env.bots.policy_file import PolicyBot, export_maskable_ppo, load_policy
+from kanaloa_env.bots.policy_file import (
+    PolicyBot, export_maskable_ppo, load_into_maskable_ppo, load_policy,
+)
 
 export_maskable_ppo(model, "policy.npz", num_players=4)   # a trained sb3-contrib MaskablePPO
 bot = PolicyBot.load("policy.npz")                       # (b, obs_dim), (b, A) -> (b,) actions
-bot = PolicyBot.shipped("kahuna")                        # the "ppo" bot: make_bot("ppo", game=...)
+bot = PolicyBot.shipped("kanaloa")                       # the "ppo" bot: make_bot("ppo", game=...)
+load_into_maskable_ppo(load_policy("policy.npz"), model)  # a file back into a MaskablePPO model
 ```
 
 **The format** (`FORMAT`, version `VERSION`). An `.npz` archive (numpy's zip of
