@@ -67,21 +67,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--labels",
         nargs="+",
-        default=DEFAULT_LABELS,
-        help="folders of label chunk files (default: the shipped data/labels/kanaloa_*p)",
+        default=argparse.SUPPRESS,
+        help="folders of label chunk files (default: the shipped data/labels/kanaloa_3p, "
+        "kanaloa_4p and kanaloa_5p)",
     )
     p.add_argument("--output-dir", default="runs/distil", help="where the policy files and logs go")
     p.add_argument(
         "--num-players",
         type=int,
         nargs="+",
-        default=None,
+        default=argparse.SUPPRESS,
         help="table sizes to export and measure (default: those of the labels)",
     )
     p.add_argument("--hidden", default="512,256", help="hidden layer sizes, comma-separated")
     p.add_argument("--epochs", type=int, default=8, help="passes over the training decisions")
     p.add_argument("--batch-size", type=int, default=1024, help="minibatch size")
-    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (cosine to 0)")
+    p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate (cosine to 0)")
     p.add_argument("--weight-decay", type=float, default=1e-5, help="AdamW weight decay")
     p.add_argument(
         "--heuristic-weight",
@@ -106,6 +107,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--eval-seed", type=int, default=1, help="seed of the arena")
     args = p.parse_args(argv)
+    args.labels = getattr(args, "labels", DEFAULT_LABELS)
+    args.num_players = getattr(args, "num_players", None)
     try:
         args.hidden = layer_sizes(args.hidden, "--hidden")
     except ValueError as exc:

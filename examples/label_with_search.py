@@ -53,17 +53,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     p.add_argument("--game", default="kanaloa", help="a registered game with a search bot")
-    p.add_argument("--num-players", type=int, default=None, help="table size (game default)")
+    p.add_argument(
+        "--num-players",
+        type=int,
+        default=argparse.SUPPRESS,
+        help="table size (default: the game's default)",
+    )
     p.add_argument("--rollouts", type=int, default=128, help="search rollouts per decision")
     p.add_argument("--seed", type=int, default=0, help="deal stream of the games")
     p.add_argument("--games-per-chunk", type=int, default=64, help="games in one chunk file")
     p.add_argument("--chunks", type=int, default=100_000, help="at most this many chunks")
     p.add_argument(
-        "--seconds", type=float, default=None, help="start no chunk after this many seconds"
+        "--seconds",
+        type=float,
+        default=argparse.SUPPRESS,
+        help="start no chunk after this many seconds (default: no limit)",
     )
     p.add_argument("--workers", type=int, default=1, help="processes labelling chunks")
-    p.add_argument("--output-dir", required=True, help="folder of the chunk files")
+    p.add_argument(
+        "--output-dir", required=True, default=argparse.SUPPRESS, help="folder of the chunk files"
+    )
     args = p.parse_args(argv)
+    args.num_players = getattr(args, "num_players", None)
+    args.seconds = getattr(args, "seconds", None)
     for name in ("rollouts", "games_per_chunk", "chunks", "workers"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
