@@ -12,6 +12,7 @@ bot in an AEC loop or in terminal play runs it), timed in CPU and wall time over
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -68,7 +69,8 @@ def main() -> None:
             bot.act(obs[i : i + 1], masks[i : i + 1], rng)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         layers = "-".join(str(h) for h in w.hidden_sizes)
-        print(f"{path[-40:]:<40} {layers:<12} {1e3 * cpu / n:>16.3f} {1e3 * wall / n:>17.3f}")
+        name = os.path.basename(path)
+        print(f"{name:<40} {layers:<12} {1e3 * cpu / n:>16.3f} {1e3 * wall / n:>17.3f}")
     print("target (issue 24): <= 1 ms a decision at batch 1")
 
 

@@ -38,3 +38,14 @@ def test_bench_aec_ab_compares_two_checkouts() -> None:
         text=True,
     )
     assert proc.returncode == 2 and "holds no kanaloa_env package" in proc.stderr
+
+
+def test_bench_policy_times_every_shipped_policy() -> None:
+    from kanaloa_env.bots.policy_file import shipped_paths
+
+    out = _run("benchmarks/bench_policy.py", "--decisions", "50")
+    rows = [ln.split() for ln in out.splitlines() if ln.split()[0].endswith(".npz")]
+    assert sorted(r[0] for r in rows) == sorted(Path(p).name for p in shipped_paths().values())
+    for r in rows:
+        cpu_ms, wall_ms = float(r[-2]), float(r[-1])
+        assert cpu_ms > 0 and wall_ms > 0
