@@ -10,13 +10,15 @@ never the bots.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..core.batch import BatchedState
+from ..core.rng import draws
 
-__all__ = ["HORIZONS", "POLICIES", "SearchGame", "check_act", "keyed_legal"]
+__all__ = ["HORIZONS", "POLICIES", "HeuristicRollouts", "SearchGame", "check_act", "keyed_legal"]
 
 # The default policies and horizons a game's pieces take (`SearchGame` factories).
 POLICIES = ("heuristic", "random")
@@ -75,6 +77,33 @@ def keyed_legal(masks: np.ndarray, words: np.ndarray) -> np.ndarray:
     u = (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
     k = (u * count).astype(np.int64)
     return np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1).astype(np.int64)
+
+
+# A heuristic bot that reads the state reads neither observations nor its generator.
+_NO_OBS = np.zeros((0, 0), dtype=np.float32)
+_NO_RNG = np.random.default_rng(0)
+
+
+@dataclass
+class HeuristicRollouts:
+    """`SearchGame.policy` and `prior` for a game whose heuristic bot acts on states
+    (`uses_state`, deterministic): rollouts by that bot or uniformly at random
+    (`rollout_policy` "heuristic" or "random"), and the bot's choice as the prior.
+    A game's pieces subclass it and set `_heuristic` to the bot."""
+
+    rollout_policy: str = "heuristic"
+    horizon: str = "round"
+    _heuristic: Any = field(default=None, repr=False)
+
+    def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:
+        if self.rollout_policy == "random":
+            return keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
+        seats = state.current_player.astype(np.int64)
+        # The sampled full state as the view: the bot reads only what its seat may.
+        return self._heuristic.act(_NO_OBS, state.legal, _NO_RNG, view=state, seats=seats)
+
+    def prior(self, view: Any, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self._heuristic.act(_NO_OBS, masks, _NO_RNG, view=view, seats=seats)
 
 
 def check_act(

@@ -23,8 +23,8 @@ from ...core.kahuna.constants import NUM_ACTIONS, NUM_SCORINGS, ROW_SLOTS
 from ...core.kahuna.state import State
 from ...core.kahuna.step import step_inplace
 from ...core.kernels import call, kernel, popcount, small_kernel
-from ...core.rng import draws, mix64_one
-from ..search import check_act, keyed_legal
+from ...core.rng import mix64_one
+from ..search import HeuristicRollouts, check_act
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -48,7 +48,7 @@ KAHUNA_SEARCH_DEFAULTS = SEARCH_DEFAULTS  # its name before `Game.search_default
 
 
 @dataclass
-class KahunaSearch:
+class KahunaSearch(HeuristicRollouts):
     """Kahuna's `SearchGame`: belief sampling, the default policy, horizon and value.
 
     Horizon "round" stops a rollout at the next scoring (K7.2; the third scoring ends
@@ -63,8 +63,6 @@ class KahunaSearch:
         horizon: "round" or "game".
     """
 
-    rollout_policy: str = "heuristic"
-    horizon: str = "round"
     _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
 
     def check(
@@ -105,25 +103,10 @@ class KahunaSearch:
             return out
         return np.where(over, out, _chance(logits))
 
-    def policy(self, state: State, keys: np.ndarray, step: int) -> np.ndarray:
-        if self.rollout_policy == "random":
-            return keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
-        seats = state.current_player.astype(np.int64)
-        # The sampled state as the view: in a determinization both hands are known anyway.
-        return self._heuristic.act(_NO_OBS, state.legal, _NO_RNG, view=state, seats=seats)
-
-    def prior(self, view: State, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return self._heuristic.act(_NO_OBS, masks, _NO_RNG, view=view, seats=seats)
-
 
 def search_pieces(policy: str, horizon: str) -> KahunaSearch:
     """Kahuna's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
     return KahunaSearch(rollout_policy=policy, horizon=horizon)
-
-
-# The heuristic reads neither observations nor its generator (it is deterministic).
-_NO_OBS = np.zeros((0, 0), dtype=np.float32)
-_NO_RNG = np.random.default_rng(0)
 
 
 def value_features(state: State, seats: np.ndarray) -> np.ndarray:

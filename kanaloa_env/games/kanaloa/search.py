@@ -19,8 +19,8 @@ from ...core.kanaloa.belief import determinize_from_keys
 from ...core.kanaloa.constants import NUM_ACTIONS
 from ...core.kanaloa.state import State
 from ...core.kanaloa.step import step_inplace
-from ...core.rng import draws, mix64
-from ..search import check_act, keyed_legal
+from ...core.rng import mix64
+from ..search import HeuristicRollouts, check_act
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -41,7 +41,7 @@ SEARCH_DEFAULTS: dict[str, Any] = {
 
 
 @dataclass
-class KanaloaSearch:
+class KanaloaSearch(HeuristicRollouts):
     """Kanaloa's `SearchGame`: belief sampling, the default policy, horizon and value.
 
     `value` at the horizon "round" estimates the deciding seat's chance to win
@@ -49,8 +49,6 @@ class KanaloaSearch:
     finished game is worth 1 for a win, 0 otherwise (a truncated game 0).
     """
 
-    rollout_policy: str = "heuristic"
-    horizon: str = "round"
     _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
 
     def check(
@@ -87,25 +85,10 @@ class KanaloaSearch:
         chances = win_chances(state)[rows, seats]
         return np.where(over, won, chances)
 
-    def policy(self, state: State, keys: np.ndarray, step: int) -> np.ndarray:
-        if self.rollout_policy == "random":
-            return keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
-        seats = state.current_player.astype(np.int64)
-        # The full sampled state as the view: the heuristic reads only its own hand.
-        return self._heuristic.act(_NO_OBS, state.legal, _NO_RNG, view=state, seats=seats)
-
-    def prior(self, view: State, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return self._heuristic.act(_NO_OBS, masks, _NO_RNG, view=view, seats=seats)
-
 
 def search_pieces(policy: str, horizon: str) -> KanaloaSearch:
     """Kanaloa's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
     return KanaloaSearch(rollout_policy=policy, horizon=horizon)
-
-
-# The heuristic reads neither observations nor its generator (it is deterministic).
-_NO_OBS = np.zeros((0, 0), dtype=np.float32)
-_NO_RNG = np.random.default_rng(0)
 
 
 def win_chances(state: State) -> np.ndarray:
