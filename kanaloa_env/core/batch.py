@@ -266,7 +266,8 @@ class BatchedState:
             object.__setattr__(self, "_kernel_arrays", parts)
         while len(parts) <= part:
             assert self.kernel_type is not None, f"{type(self).__name__} has no kernels"
-            got = self.kernel_type(*(getattr(self, n) for n in self.array_names()))
+            # By name: a `kernel_type` whose fields are not the state's fails here.
+            got = self.kernel_type(**{n: getattr(self, n) for n in self.array_names()})
             make = type(self).kernel_struct
             if make is not None and not JIT_DISABLED:
                 got = make(got)
