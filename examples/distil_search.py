@@ -53,7 +53,7 @@ import numpy as np
 from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from label_with_search import replay_chunk  # noqa: E402  (a sibling example)
+from label_with_search import read_chunk, replay  # noqa: E402  (a sibling example)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: The shipped labels (examples/label_with_search.py, docs/models.md "The recipe").
@@ -138,9 +138,8 @@ def load_decisions(files: list[str], log: Any) -> dict[str, np.ndarray]:
     label_cpu = 0.0
     t0 = time.time()
     for i, path in enumerate(files):
-        d = replay_chunk(path)
-        with np.load(path, allow_pickle=False) as f:
-            meta = json.loads(str(f["meta"]))
+        meta, moves, labels = read_chunk(path)
+        d = replay(meta, moves, labels, where=path)
         games.add(meta["game"])
         label_cpu += float(meta["cpu_s"])
         n = len(d["labels"])

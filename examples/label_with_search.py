@@ -38,6 +38,7 @@ import json
 import os
 import signal
 import time
+import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -214,25 +215,46 @@ def label_chunk(args: argparse.Namespace, chunk: int) -> tuple[int, int, float]:
 
 
 def read_chunk(path: str) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
-    """(meta, heuristic moves, search labels) of a chunk file (untrusted: checked)."""
-    with np.load(path, allow_pickle=False) as d:
-        if set(d.files) != {"heuristic", "search", "meta"}:
-            raise ValueError(f"{path}: not a label chunk (arrays {sorted(d.files)})")
-        meta = json.loads(str(d["meta"]))
-        moves, labels = d["heuristic"].astype(np.int64), d["search"].astype(np.int64)
-    keys = {"game", "num_players", "seed", "first_game", "num_games", "rollouts", "cpu_s"}
-    if not isinstance(meta, dict) or set(meta) != keys:
+    """(meta, heuristic moves, search labels) of a chunk file (untrusted: checked, a
+    `ValueError` naming the file and the problem; nothing in it is unpickled)."""
+    try:
+        with np.load(path, allow_pickle=False) as d:
+            arrays = {name: d[name] for name in d.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as exc:  # numpy refuses pickles
+        raise ValueError(f"{path}: not a readable label chunk ({exc})") from None
+    if set(arrays) != {"heuristic", "search", "meta"}:
+        raise ValueError(f"{path}: not a label chunk (arrays {sorted(arrays)})")
+    try:
+        meta = json.loads(str(arrays["meta"]))
+    except ValueError:
+        raise ValueError(f"{path}: the metadata is not JSON") from None
+    moves, labels = arrays["heuristic"], arrays["search"]
+    counts = ("num_players", "seed", "first_game", "num_games", "rollouts")
+    if (
+        not isinstance(meta, dict)
+        or set(meta) != {"game", "cpu_s", *counts}
+        or not isinstance(meta["game"], str)
+        or not all(type(meta[k]) is int and meta[k] >= 0 for k in counts)
+        or meta["num_games"] < 1
+        or not isinstance(meta["cpu_s"], (int, float))
+    ):
         raise ValueError(f"{path}: bad metadata {meta!r}")
-    if moves.shape != labels.shape or moves.ndim != 1:
+    for name, a in (("heuristic", moves), ("search", labels)):
+        if a.dtype.kind not in "iu" or a.ndim != 1:
+            raise ValueError(
+                f"{path}: {name!r} must be a 1-D integer array, got {a.dtype} {a.shape}"
+            )
+    if moves.shape != labels.shape:
         raise ValueError(f"{path}: moves {moves.shape} and labels {labels.shape} differ")
-    return meta, moves, labels
+    return meta, moves.astype(np.int64), labels.astype(np.int64)
 
 
-def replay_chunk(path: str) -> dict[str, np.ndarray]:
-    """A chunk's decisions with observations and masks, replayed (see `self_play`).
-
-    The search labels come as `labels`; every label is checked to be legal."""
-    meta, moves, labels = read_chunk(path)
+def replay(
+    meta: dict[str, Any], moves: np.ndarray, labels: np.ndarray, where: str = "chunk"
+) -> dict[str, np.ndarray]:
+    """The decisions of a chunk (`read_chunk`'s parts) with observations and masks,
+    replayed (see `self_play`); the search labels come as `labels`, each checked to be
+    a legal move. `where` names the chunk in errors."""
     data = self_play(
         meta["game"],
         meta["num_players"],
@@ -241,10 +263,18 @@ def replay_chunk(path: str) -> dict[str, np.ndarray]:
         meta["num_games"],
         moves=moves,
     )
+    num_actions = data["masks"].shape[1]
+    if ((labels < 0) | (labels >= num_actions)).any():
+        raise ValueError(f"{where}: a search label is not an action (0..{num_actions - 1})")
     if not data["masks"][np.arange(len(labels)), labels].all():
-        raise ValueError(f"{path}: a search label is not a legal move")
+        raise ValueError(f"{where}: a search label is not a legal move")
     data["labels"] = labels
     return data
+
+
+def replay_chunk(path: str) -> dict[str, np.ndarray]:
+    """`replay` of the chunk file at `path`."""
+    return replay(*read_chunk(path), where=path)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -109,6 +109,22 @@ def test_a_chunk_that_is_not_this_engines_games_is_refused(labels: Path, tmp_pat
     np.savez(path, heuristic=moves.astype(np.int16), meta=np.array(json.dumps(meta)))
     with pytest.raises(ValueError, match="not a label chunk"):
         replay_chunk(str(path))
+    # Untrusted files fail with a ValueError naming the file, never deep inside numpy.
+    cases = {
+        "a search label is not an action": dict(search=np.where(search == search[0], 70, search)),
+        "'search' must be a 1-D integer array": dict(search=search.astype(np.float32)),
+        "bad metadata": dict(meta=np.array(json.dumps({**meta, "seed": "zero"}))),
+        "the metadata is not JSON": dict(meta=np.array("{not json")),
+    }
+    for words, change in cases.items():
+        arrays = {"heuristic": moves.astype(np.int16), "search": search.astype(np.int16)}
+        arrays["meta"] = np.array(json.dumps(meta))
+        np.savez(path, **{**arrays, **change})
+        with pytest.raises(ValueError, match=words):
+            replay_chunk(str(path))
+    path.write_bytes(b"not a zip archive")
+    with pytest.raises(ValueError, match="not a readable label chunk"):
+        replay_chunk(str(path))
 
 
 def test_kahuna_chunks_label_and_replay(tmp_path: Path) -> None:
