@@ -247,6 +247,35 @@ def test_ctrl_c_in_label_with_search_keeps_the_chunks_written(tmp_path: Path) ->
     assert not list(out.glob(".tmp-*"))  # no half-written chunk
 
 
+def test_ctrl_c_in_train_batched_ppo_keeps_a_checkpoint_and_the_best_policy(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("torch")
+    from kanaloa_env.bots.policy_file import load_policy
+
+    out = tmp_path / "ppo"
+    code, stdout, stderr = _interrupt_when(
+        "train_batched_ppo.py",
+        [
+            *("--bc-games", "8", "--bc-epochs", "1", "--timesteps", "100000000"),
+            *("--rollout", "1024", "--num-games", "16", "--eval-every", "2048"),
+            *("--eval-games", "4", "--hidden", "8", "--torch-threads", "1"),
+            *("--output-dir", str(out)),
+        ],
+        ready="evaluation at 2,",  # one evaluation after PPO updates
+        tmp_path=tmp_path,
+    )
+    assert code == 130, stderr
+    assert "Traceback" not in stderr and "done in" not in stdout
+    assert "interrupted: training stopped after " in stderr
+    assert f"  checkpoint (the same command resumes): {out / 'checkpoint.pt'}\n" in stderr
+    assert f"  policy file: {out / 'policy.npz'}\n" in stderr
+    assert load_policy(out / "policy.npz").hidden_sizes == [8]
+    rows = _eval_rows(out / "eval.csv")
+    assert [int(r["timesteps"]) for r in rows][0] == 0 and len(rows) >= 2
+    assert not (out / "arena").exists()  # the final arena waits for a whole run
+
+
 def test_layer_sizes_and_file_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from kanaloa_env.training import file_log, layer_sizes
 
