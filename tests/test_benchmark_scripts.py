@@ -42,10 +42,12 @@ def test_bench_aec_ab_compares_two_checkouts() -> None:
 
 def test_bench_policy_times_every_shipped_policy() -> None:
     from kanaloa_env.bots.policy_file import shipped_paths
+    from kanaloa_env.games import GAMES
 
     out = _run("benchmarks/bench_policy.py", "--decisions", "50")
     rows = [ln.split() for ln in out.splitlines() if ln.split()[0].endswith(".npz")]
-    assert sorted(r[0] for r in rows) == sorted(Path(p).name for p in shipped_paths().values())
+    shipped = [Path(p).name for g in GAMES for p in shipped_paths(g).values()]
+    assert sorted(r[0] for r in rows) == sorted(shipped)
     for r in rows:
         cpu_ms, wall_ms = float(r[-2]), float(r[-1])
         assert cpu_ms > 0 and wall_ms > 0

@@ -244,6 +244,22 @@ def test_shipped_model_loads_and_plays_whole_games() -> None:
     assert result.decisions.min() > 50  # whole games, not a stub
 
 
+@needs_torch
+def test_shipped_kahuna_model_loads_and_plays_whole_games() -> None:
+    paths = pf.shipped_paths("kahuna")
+    assert list(paths) == [2], "the Kahuna model must ship in kanaloa_env/bots/data/"
+    w = load_policy(paths[2])
+    assert w.metadata["game"] == "kahuna" and w.num_players == 2
+    assert os.path.getsize(paths[2]) < 4 * 2**20
+    scripts = re.findall(r"examples/\w+\.py", w.metadata["training"]["recipe"])
+    assert scripts and all(os.path.exists(ROOT / s) for s in scripts)
+    bot = make_bot("ppo", game="kahuna")
+    assert isinstance(bot, PolicyBot) and bot.game == "kahuna" and bot.num_players == (2,)
+    result = run_tournament([bot, "heuristic"], num_players=2, num_games=6, game="kahuna")
+    assert next(s for s in result.stats if s.name == "ppo").games == 6
+    assert result.decisions.min() > 40  # whole games, not a stub
+
+
 def test_ppo_is_a_bot_of_the_games_that_ship_policy_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

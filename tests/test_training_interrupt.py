@@ -258,11 +258,11 @@ def test_ctrl_c_in_train_batched_ppo_keeps_a_checkpoint_and_the_best_policy(
         "train_batched_ppo.py",
         [
             *("--bc-games", "8", "--bc-epochs", "1", "--timesteps", "100000000"),
-            *("--rollout", "1024", "--num-games", "16", "--eval-every", "2048"),
+            *("--rollout", "1024", "--num-games", "16", "--eval-every", "1000"),
             *("--eval-games", "4", "--hidden", "8", "--torch-threads", "1"),
             *("--output-dir", str(out)),
         ],
-        ready="evaluation at 2,",  # one evaluation after PPO updates
+        ready="evaluation at 1,",  # the evaluation after the first update (1,0xx steps)
         tmp_path=tmp_path,
     )
     assert code == 130, stderr

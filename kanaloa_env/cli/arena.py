@@ -24,6 +24,7 @@ from .options import (
     add_game_option,
     config_overrides,
     game_from_argv,
+    own_bots_text,
     positive_int,
     seed_int,
 )
@@ -51,10 +52,9 @@ def _parser(game: Game) -> argparse.ArgumentParser:
         nargs="+",
         required=True,
         metavar="BOT",
-        help="entrants: 'random', the game's own bots (Kanaloa: 'heuristic', 'search', "
-        "'ppo'; Kahuna: 'heuristic', 'search'), a Kanaloa policy file (.npz, weights only) or a saved "
-        "MaskablePPO model (.zip: loading it can run code, trusted files only); at least "
-        "--players of them, repeats allowed (named bot#2, ...)",
+        help=f"entrants: 'random', the game's own bots ({own_bots_text()}), a policy file "
+        "(.npz, weights only) or a saved MaskablePPO model (.zip: loading it can run code, "
+        "trusted files only); at least --players of them, repeats allowed (named bot#2, ...)",
     )
     lo, hi = min(game.player_counts), max(game.player_counts)
     p.add_argument(

@@ -44,6 +44,20 @@ def add_game_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def own_bots_text() -> str:
+    """Each registered game's own bots for a `--bots` help text, e.g. "Kanaloa: 'heuristic',
+    'search', 'ppo'; Kahuna: ..." (read from the bot registry, so a game's "ppo" appears
+    exactly when its policy files ship)."""
+    from ..bots import bot_names
+
+    parts = []
+    for name in GAMES:
+        own = [repr(b) for b in bot_names(name) if b != "random"]
+        if own:
+            parts.append(f"{get_game(name).title}: {', '.join(own)}")
+    return "; ".join(parts)
+
+
 def game_from_argv(argv: Sequence[str] | None) -> Game:
     """The game `--game` names in `argv` (before the full parser, which adds that game's
     own config flags); the default game when absent or not valid (the full parser then

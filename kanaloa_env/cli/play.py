@@ -33,7 +33,13 @@ from ..drawing.terminal import add_color_option, color_from_option, plural
 from ..games import game_of_config
 from ..games.protocol import Game
 from ..records import Recorder, bot_action, describe_step
-from .options import add_config_options, add_game_option, config_overrides, game_from_argv
+from .options import (
+    add_config_options,
+    add_game_option,
+    config_overrides,
+    game_from_argv,
+    own_bots_text,
+)
 
 __all__ = ["HumanQuit", "main", "play_game"]
 
@@ -208,9 +214,8 @@ def _build_parser(game: Game[Any, Any]) -> argparse.ArgumentParser:
         default=["heuristic"],
         metavar="BOT",
         help="the other seats' bots in seat order: 'random', the game's own bots "
-        "(Kanaloa: 'heuristic', 'search', 'ppo'; Kahuna: 'heuristic', 'search'), a policy file .npz or "
-        "a model .zip (loading it can run code: trusted files only); one name fills every "
-        "seat (default: heuristic)",
+        f"({own_bots_text()}), a policy file .npz or a model .zip (loading it can run code: "
+        "trusted files only); one name fills every seat (default: heuristic)",
     )
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: a random one)")
     add_config_options(ap, game)
