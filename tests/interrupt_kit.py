@@ -1,4 +1,5 @@
-"""Run a command and press Ctrl-C (SIGINT) once its output shows that it got going."""
+"""Run an example script (`run_example`), or a command and press Ctrl-C (SIGINT) once its
+output shows that it got going (`interrupt_when`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,28 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def run_example(script: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    """Run `examples/<script>` with `args` in the repository root; its completed process
+    (stdout and stderr as text), whatever its exit status."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "examples" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_env(),
+        cwd=ROOT,
+    )
 
 
 def interrupt_when(
@@ -20,7 +39,7 @@ def interrupt_when(
     Returns its exit status, stdout and stderr. `timeout` (seconds, for the wait and
     again for the end) only guards against a hung run: no sleeps, nothing timed.
     """
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = _env()
     err_path = tmp_path / "stderr.txt"
     with open(err_path, "wb") as err:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, env=env, cwd=ROOT)

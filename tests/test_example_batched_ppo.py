@@ -5,7 +5,6 @@ end that repeats for a seed, resumes, and writes a policy file that plays."""
 from __future__ import annotations
 
 import csv
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(EXAMPLES))
 
+from interrupt_kit import run_example  # noqa: E402
 from train_batched_ppo import Rollouts, gae, make_nets, self_play, shaped_returns  # noqa: E402
 
 from kanaloa_env.games import get_game  # noqa: E402
@@ -33,16 +33,7 @@ SMOKE = (
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / "train_batched_ppo.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-        cwd=ROOT,
-    )
-    return proc
+    return run_example("train_batched_ppo.py", *args)
 
 
 def test_shaped_returns_follow_each_players_own_decisions() -> None:

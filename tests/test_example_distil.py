@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,19 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(EXAMPLES))
 
+from interrupt_kit import run_example  # noqa: E402
 from label_with_search import read_chunk, replay_chunk  # noqa: E402
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-        cwd=ROOT,
-    )
+    proc = run_example(script, *args)
     assert proc.returncode == 0, f"{script} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc
 

@@ -4,13 +4,13 @@ smoke run end to end that is deterministic for a seed and resumes from its check
 from __future__ import annotations
 
 import csv
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from interrupt_kit import run_example
 
 pytest.importorskip("sb3_contrib")
 
@@ -25,15 +25,7 @@ SMOKE = (
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / "train_ppo_bot.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=env,
-        cwd=ROOT,
-    )
+    proc = run_example("train_ppo_bot.py", *args)
     assert proc.returncode == 0, f"train_ppo_bot.py failed:\n{proc.stdout}\n{proc.stderr}"
     return proc
 
