@@ -244,16 +244,9 @@ def train(
 
 def weights(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> list[Any]:
     """The network as one `PolicyWeights` per table size."""
-    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, sequential_layers
 
-    linear = [m for m in net if hasattr(m, "weight")]
-    layers = tuple(
-        (
-            m.weight.detach().numpy().astype(np.float32, copy=True),
-            m.bias.detach().numpy().astype(np.float32, copy=True),
-        )
-        for m in linear
-    )
+    layers = sequential_layers(net)
     training = {
         "recipe": "examples/label_with_search.py, then examples/distil_search.py",
         "command": "python examples/distil_search.py " + " ".join(sys.argv[1:]),

@@ -127,10 +127,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.hidden = layer_sizes(args.hidden, "--hidden")
     except ValueError as exc:
         p.error(str(exc))
-    for name in ("torch_threads", "num_games", "rollout", "minibatch", "epochs", "bc_epochs"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("eval_every", "eval_games"):
+    at_least_1 = ("torch_threads", "num_games", "rollout", "minibatch", "epochs", "bc_epochs")
+    for name in (*at_least_1, "eval_every", "eval_games"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("bc_games", "timesteps", "final_games"):
@@ -557,16 +555,14 @@ def write_eval(args: argparse.Namespace, rows: list[dict[str, Any]], title: str,
 
 def export(args: argparse.Namespace, actor: Any, game: Any, players: int, steps: int) -> str:
     """The actor as a weights-only policy file, `policy.npz`; its path."""
-    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
-
-    layers = tuple(
-        (
-            m.weight.detach().numpy().astype(np.float32, copy=True),
-            m.bias.detach().numpy().astype(np.float32, copy=True),
-        )
-        for m in actor
-        if hasattr(m, "weight")
+    from kanaloa_env.bots.policy_file import (
+        PolicyWeights,
+        make_metadata,
+        save_policy,
+        sequential_layers,
     )
+
+    layers = sequential_layers(actor)
     training = {
         "recipe": "examples/train_batched_ppo.py",
         "command": "python examples/train_batched_ppo.py " + " ".join(sys.argv[1:]),

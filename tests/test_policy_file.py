@@ -583,3 +583,22 @@ def test_without_torch_the_error_says_to_install_the_train_extra(
     for spec in ("ppo", str(path)):
         with pytest.raises(ValueError, match=r"pip install kanaloa_env\[train\]"):
             make_bot(spec)
+
+
+@needs_torch
+def test_sequential_layers_are_the_inverse_of_to_torch() -> None:
+    import torch
+
+    w = random_weights(4)
+    layers = pf.sequential_layers(pf.to_torch(w))
+    assert len(layers) == len(w.layers)
+    for (a, b), (wa, wb) in zip(layers, w.layers, strict=True):
+        assert a.dtype == np.float32 and b.dtype == np.float32
+        np.testing.assert_array_equal(a, wa)
+        np.testing.assert_array_equal(b, wb)
+    # Copies: the file's arrays do not share memory with the network.
+    net = pf.to_torch(w)
+    first = pf.sequential_layers(net)[0][0]
+    with torch.no_grad():
+        net[0].weight.add_(1.0)
+    np.testing.assert_array_equal(first, w.layers[0][0])

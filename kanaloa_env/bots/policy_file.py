@@ -489,6 +489,13 @@ def _linear_arrays(module: Any) -> tuple[np.ndarray, np.ndarray]:
     return w, b
 
 
+def sequential_layers(net: Any) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The (weight (out, in), bias (out,)) float32 copies of the `Linear` layers of a torch
+    `Sequential` such as `to_torch` builds, in order: the `layers` of a `PolicyWeights`
+    for a network a script trained."""
+    return tuple(_linear_arrays(m) for m in net if hasattr(m, "weight"))
+
+
 def _import_torch() -> Any:
     try:
         import torch
