@@ -101,6 +101,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hidden", default="512,256", help="hidden layer sizes")
     p.add_argument("--torch-threads", type=int, default=2, help="torch threads")
     p.add_argument("--bc-games", type=int, default=16384, help="warm-start games (0: none)")
+    p.add_argument(
+        "--init-policy",
+        default=None,
+        help="start the actor from this policy file (ReLU, its layer sizes replace --hidden; "
+        "no warm start)",
+    )
+    p.add_argument(
+        "--critic-warmup",
+        type=int,
+        default=0,
+        help="learner decisions at the start of PPO that train only the critic",
+    )
     p.add_argument("--bc-epochs", type=int, default=4, help="warm-start epochs")
     p.add_argument("--bc-lr", type=float, default=1e-3, help="warm-start learning rate")
     p.add_argument("--timesteps", type=int, default=20_000_000, help="learner decisions")
@@ -131,7 +143,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for name in (*at_least_1, "eval_every", "eval_games"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("bc_games", "timesteps", "final_games"):
+    for name in ("bc_games", "timesteps", "final_games", "critic_warmup"):
         if getattr(args, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be 0 or more")
     if not 0 < args.gamma <= 1 or not 0 <= args.gae_lambda <= 1:
@@ -149,6 +161,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--num-players: {game.title} is played by {game.player_counts_text()}")
     if "heuristic" not in game.bot_factories():
         p.error(f"--game: {game.title} has no heuristic bot to train against")
+    if args.init_policy is not None:
+        from kanaloa_env.bots.policy_file import load_policy
+
+        try:
+            weights = load_policy(args.init_policy)
+        except ValueError as exc:
+            p.error(f"--init-policy: {exc}")
+        if weights.metadata["game"] != game.name or weights.activation != "relu":
+            p.error(
+                f"--init-policy: a ReLU policy file of {game.title} is needed, "
+                f"{args.init_policy} is a {weights.activation} file of {weights.metadata['game']}"
+            )
+        args.hidden = weights.hidden_sizes
+        args.bc_games = 0
     return args
 
 
@@ -408,8 +434,11 @@ class Rollouts:
         }
 
 
-def ppo_update(actor: Any, critic: Any, opt: Any, data: dict, args: Any, gen: Any) -> dict:
-    """One PPO update on a rollout's transitions (`Rollouts.batch`); mean statistics."""
+def ppo_update(
+    actor: Any, critic: Any, opt: Any, data: dict, args: Any, gen: Any, critic_only: bool = False
+) -> dict:
+    """One PPO update on a rollout's transitions (`Rollouts.batch`); mean statistics.
+    `critic_only`: the policy loss and entropy bonus are left out (the actor stays)."""
     import torch
 
     t = {k: torch.from_numpy(v) for k, v in data.items()}
@@ -430,7 +459,9 @@ def ppo_update(actor: Any, critic: Any, opt: Any, data: dict, args: Any, gen: An
             pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a).mean()
             ent = -(logp_all.exp() * logp_all).sum(1).mean()
             vf = ((critic(t["obs"][i])[:, 0] - t["ret"][i]) ** 2).mean()
-            loss = pg - args.ent_coef * ent + args.vf_coef * vf
+            loss = (
+                args.vf_coef * vf if critic_only else pg - args.ent_coef * ent + args.vf_coef * vf
+            )
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -553,6 +584,17 @@ def write_eval(args: argparse.Namespace, rows: list[dict[str, Any]], title: str,
         plot_curve(rows, p, tmp, title=title)
 
 
+def method_text(args: argparse.Namespace) -> str:
+    """How the run's actor started, in words (the policy file's `training.method`)."""
+    if args.init_policy:
+        start = f"the actor of {os.path.basename(args.init_policy)}"
+    elif args.bc_games:
+        start = "a warm start imitating the heuristic"
+    else:
+        start = "random weights (no imitation)"
+    return f"PPO against heuristic bots from {start}"
+
+
 def export(args: argparse.Namespace, actor: Any, game: Any, players: int, steps: int) -> str:
     """The actor as a weights-only policy file, `policy.npz`; its path."""
     from kanaloa_env.bots.policy_file import (
@@ -568,7 +610,7 @@ def export(args: argparse.Namespace, actor: Any, game: Any, players: int, steps:
         "command": "python examples/train_batched_ppo.py " + " ".join(sys.argv[1:]),
         "seed": args.seed,
         "timesteps": steps,
-        "method": "warm start imitating the heuristic, then PPO against heuristic bots",
+        "method": method_text(args),
     }
     meta = make_metadata(players, args.hidden, "relu", training, game=game)
     path = os.path.join(args.output_dir, "policy.npz")
@@ -591,6 +633,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     log = file_log(os.path.join(args.output_dir, "log.txt"))
     log(f"args: {json.dumps(vars(args))}")
     actor, critic = make_nets(game.obs_dim, game.num_actions, args.hidden)
+    if args.init_policy:
+        from kanaloa_env.bots.policy_file import load_policy
+
+        linear = [m for m in actor if hasattr(m, "weight")]
+        with torch.no_grad():
+            for lin, (w, b) in zip(linear, load_policy(args.init_policy).layers, strict=True):
+                lin.weight.copy_(torch.from_numpy(w))
+                lin.bias.copy_(torch.from_numpy(b))
     opt = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
     ckpt, best_path = (os.path.join(args.output_dir, f) for f in ("checkpoint.pt", "best.pt"))
     eval_seed = stream_seed(args.seed, _EVAL_STREAM)
@@ -655,7 +705,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 break
             data = roll.batch()
             tu = time.time()
-            st = ppo_update(actor, critic, opt, data, args, gen)
+            st = ppo_update(
+                actor, critic, opt, data, args, gen, critic_only=steps < args.critic_warmup
+            )
             steps += len(data["act"])
             res = np.array(roll.results[-2000:])
             log(

@@ -174,6 +174,8 @@ def test_smoke_run_repeats_for_a_seed_resumes_and_exports_a_playing_policy(
         (("--game", "chess"), "--game:"),
         (("--rollout", "0"), "--rollout must be at least 1"),
         (("--gamma", "1.5"), "--gamma must be in (0, 1]"),
+        (("--init-policy", "/nonexistent/p.npz"), "--init-policy:"),
+        (("--critic-warmup", "-1"), "--critic-warmup must be 0 or more"),
     ],
 )
 def test_bad_arguments_are_named(flags: tuple[str, ...], message: str) -> None:
@@ -191,3 +193,72 @@ def test_other_games_train_too(tmp_path: Path) -> None:
 
     meta = load_policy(tmp_path / "k" / "policy.npz").metadata
     assert meta["game"] == "kanaloa" and meta["num_players"] == 3
+
+
+def _random_policy(path: Path, game: str, players: int, hidden: list[int], act: str) -> None:
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
+
+    g = get_game(game)
+    rng = np.random.default_rng(0)
+    sizes = [g.obs_dim, *hidden, g.num_actions]
+    layers = tuple(
+        (
+            rng.normal(0, 0.1, (o, i)).astype(np.float32),
+            rng.normal(0, 0.1, o).astype(np.float32),
+        )
+        for i, o in zip(sizes[:-1], sizes[1:], strict=True)
+    )
+    meta = make_metadata(players, hidden, act, {"recipe": "test"}, game=g)
+    save_policy(path, PolicyWeights(meta, layers))
+
+
+def test_init_policy_starts_the_actor_and_critic_warmup_keeps_it(tmp_path: Path) -> None:
+    from kanaloa_env.bots.policy_file import load_policy
+
+    init = tmp_path / "init.npz"
+    _random_policy(init, "kahuna", 2, [24], "relu")
+    out = tmp_path / "run"
+    # The whole run trains the critic only: the exported actor is the file's, exactly.
+    proc = run(
+        *SMOKE, "--init-policy", str(init), "--critic-warmup", "100000", "--output-dir", str(out)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "warm start" not in proc.stdout
+    got, want = load_policy(out / "policy.npz"), load_policy(init)
+    assert got.hidden_sizes == [24]  # the file's sizes, not --hidden 16
+    for (wa, ba), (wb, bb) in zip(got.layers, want.layers, strict=True):
+        np.testing.assert_array_equal(wa, wb)
+        np.testing.assert_array_equal(ba, bb)
+    assert (
+        got.metadata["training"]["method"]
+        == "PPO against heuristic bots from the actor of init.npz"
+    )
+    # Without the warm-up the actor moves.
+    proc = run(*SMOKE, "--init-policy", str(init), "--output-dir", str(tmp_path / "moved"))
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "moved" / "eval.csv", newline="") as f:
+        assert len(list(csv.DictReader(f))) == 3
+    moved = torch.load(tmp_path / "moved" / "checkpoint.pt", weights_only=True)["actor"]
+    assert not np.array_equal(moved["0.weight"].numpy(), want.layers[0][0])
+
+
+def test_init_policy_must_be_a_relu_file_of_the_game(tmp_path: Path) -> None:
+    other = tmp_path / "kanaloa.npz"
+    _random_policy(other, "kanaloa", 4, [8], "relu")
+    proc = run("--init-policy", str(other), "--output-dir", str(tmp_path / "x"))
+    assert proc.returncode == 2
+    assert "a ReLU policy file of Kahuna is needed" in proc.stderr
+    tanh = tmp_path / "tanh.npz"
+    _random_policy(tanh, "kahuna", 2, [8], "tanh")
+    proc = run("--init-policy", str(tanh), "--output-dir", str(tmp_path / "x"))
+    assert proc.returncode == 2 and "is a tanh file of kahuna" in proc.stderr
+
+
+def test_no_warm_start_is_said_in_the_policy_file(tmp_path: Path) -> None:
+    from kanaloa_env.bots.policy_file import load_policy
+
+    proc = run(*SMOKE, "--bc-games", "0", "--output-dir", str(tmp_path / "s"))
+    assert proc.returncode == 0, proc.stderr
+    assert "warm start" not in proc.stdout
+    method = load_policy(tmp_path / "s" / "policy.npz").metadata["training"]["method"]
+    assert method == "PPO against heuristic bots from random weights (no imitation)"
