@@ -1,6 +1,6 @@
 """Cost of a policy-file bot's decision at batch 1 (one observation at a time), on the CPU.
 
-    python benchmarks/bench_policy.py                     # the shipped "ppo" bot, every game
+    python benchmarks/bench_policy.py                     # the shipped "net" bot, every game
     python benchmarks/bench_policy.py --policy runs/distil/kanaloa_4p.npz --decisions 5000
 
 Positions come from random games of the policy's game and table size; each decision is

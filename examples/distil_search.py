@@ -2,7 +2,7 @@
 
 This is the main job (README): with its defaults it trains, from the label chunks
 shipped in `data/labels/` (2,299,186 decisions of 3-, 4- and 5-player heuristic games,
-each labelled with the search bot's move), the network that ships as the "ppo" bot,
+each labelled with the search bot's move), the network that ships as the "net" bot,
 and measures it against heuristic and random bots:
 
     python examples/distil_search.py                       # everything below, defaults

@@ -183,11 +183,11 @@ print("after", model.num_timesteps, "steps:", evaluate(model, "random", num_game
 #
 # `run_tournament` seats the bots in every seat equally often on shared deals and
 # rates them (win rate with a confidence interval, mean rank, openskill rating).
-# `"ppo"` is the shipped trained policy (weights only, docs/models.md).
+# `"net"` is the shipped trained network (weights only, docs/models.md).
 
 # %%
 result = run_tournament(
-    ["ppo", "heuristic", "random", "random"], num_players=4, num_games=400, seed=0
+    ["net", "heuristic", "random", "random"], num_players=4, num_games=400, seed=0
 )
 print(result.table())
 

@@ -145,3 +145,19 @@ def test_a_game_without_search_pieces_has_no_search_bot() -> None:
     with pytest.raises(ValueError, match=r"game must be one of \['kanaloa', 'kahuna'"):
         SearchBot(game=g.name)
     assert SearchBot(game=get_game("kahuna"), rollouts=4).game == "kahuna"  # a Game: its name
+
+
+def test_the_bot_name_ppo_is_net_and_warns() -> None:
+    pytest.importorskip("torch")
+    import warnings
+
+    from kanaloa_env.bots import bot_names, make_bot
+
+    for game in ("kanaloa", "kahuna"):
+        assert "ppo" not in bot_names(game) and "net" in bot_names(game)
+        with pytest.warns(DeprecationWarning, match="'ppo' is deprecated.*use 'net'"):
+            old = make_bot("ppo", game=game)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            new = make_bot("net", game=game)
+        assert old.name == new.name == "net" and old.weights.keys() == new.weights.keys()

@@ -1,4 +1,4 @@
-"""The recipe of the shipped "ppo" bot (examples/train_ppo_bot.py): its cloning data, and a
+"""The recipe of the earlier shipped 4-player policy (examples/train_ppo_bot.py): its cloning data, and a
 smoke run end to end that is deterministic for a seed and resumes from its checkpoints."""
 
 from __future__ import annotations

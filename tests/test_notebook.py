@@ -53,7 +53,7 @@ def _check_printout(out: str) -> None:
     assert "rewards: [" in out and "0.3333333" not in out  # rewards rounded, no float32 noise
     assert "masks: (256, 66) bool" in out and "games finished" in out
     assert "after 4096 steps: win rate" in out
-    assert "ppo" in out and "heuristic" in out and "win rate" in out
+    assert "net" in out and "heuristic" in out and "win rate" in out
     assert "Kahuna: 400 games, 2 players" in out
 
 

@@ -1,5 +1,5 @@
 """Weights-only policy files: round trip, validation of untrusted files, no code on load,
-the exporter from MaskablePPO, the shipped "ppo" bot, and the error without torch."""
+the exporter from MaskablePPO, the shipped "net" bot, and the error without torch."""
 
 from __future__ import annotations
 
@@ -236,10 +236,10 @@ def test_shipped_model_loads_and_plays_whole_games() -> None:
         assert os.path.getsize(path) < 4 * 2**20  # weights only: a few MB at most
         scripts = re.findall(r"examples/\w+\.py", w.metadata["training"]["recipe"])
         assert scripts and all(os.path.exists(ROOT / s) for s in scripts)  # its recipe ships
-    bot = make_bot("ppo")
-    assert isinstance(bot, PolicyBot) and bot.name == "ppo" and 4 in bot.num_players
+    bot = make_bot("net")
+    assert isinstance(bot, PolicyBot) and bot.name == "net" and 4 in bot.num_players
     result = run_tournament([bot, "heuristic", "random", "random"], num_players=4, num_games=8)
-    row = next(s for s in result.stats if s.name == "ppo")
+    row = next(s for s in result.stats if s.name == "net")
     assert row.games == 8
     assert result.decisions.min() > 50  # whole games, not a stub
 
@@ -253,24 +253,26 @@ def test_shipped_kahuna_model_loads_and_plays_whole_games() -> None:
     assert os.path.getsize(paths[2]) < 4 * 2**20
     scripts = re.findall(r"examples/\w+\.py", w.metadata["training"]["recipe"])
     assert scripts and all(os.path.exists(ROOT / s) for s in scripts)
-    bot = make_bot("ppo", game="kahuna")
+    bot = make_bot("net", game="kahuna")
     assert isinstance(bot, PolicyBot) and bot.game == "kahuna" and bot.num_players == (2,)
     result = run_tournament([bot, "heuristic"], num_players=2, num_games=6, game="kahuna")
-    assert next(s for s in result.stats if s.name == "ppo").games == 6
+    assert next(s for s in result.stats if s.name == "net").games == 6
     assert result.decisions.min() > 40  # whole games, not a stub
 
 
-def test_ppo_is_a_bot_of_the_games_that_ship_policy_files(
+def test_net_is_a_bot_of_the_games_that_ship_policy_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """ "ppo" is offered for a game exactly when its files are in the data folder; a game
-    without them refuses the name, saying why."""
+    """ "net" (and "guided") are offered for a game exactly when its files are in the data
+    folder; a game without them refuses the name, and its old name "ppo", saying why."""
     from kanaloa_env.bots import bot_names
 
     monkeypatch.setattr(pf, "SHIPPED_DIR", str(tmp_path))
-    assert "ppo" not in bot_names("kahuna") and "ppo" not in bot_names("kanaloa")
-    with pytest.raises(ValueError, match=r"Kahuna ships no policy files kahuna_\*p.npz in"):
-        make_bot("ppo", game="kahuna")
+    for game in ("kahuna", "kanaloa"):
+        assert not {"net", "guided", "ppo"} & set(bot_names(game))
+    for name in ("net", "guided", "ppo"):
+        with pytest.raises(ValueError, match=r"Kahuna ships no policy files kahuna_\*p.npz in"):
+            make_bot(name, game="kahuna")
     g = get_game("kahuna")
     meta = pf.make_metadata(2, [8], "relu", {"recipe": "test"}, game="kahuna")
     rng = np.random.default_rng(0)
@@ -282,9 +284,9 @@ def test_ppo_is_a_bot_of_the_games_that_ship_policy_files(
         ),
     )
     pf.save_policy(tmp_path / "kahuna_2p.npz", PolicyWeights(meta, layers))
-    assert "ppo" in bot_names("kahuna") and "ppo" not in bot_names("kanaloa")
+    assert {"net", "guided"} <= set(bot_names("kahuna")) and "net" not in bot_names("kanaloa")
     if HAVE_TORCH:
-        bot = make_bot("ppo", game="kahuna")
+        bot = make_bot("net", game="kahuna")
         assert isinstance(bot, PolicyBot) and bot.game == "kahuna" and bot.num_players == (2,)
 
 
@@ -580,7 +582,7 @@ def test_without_torch_the_error_says_to_install_the_train_extra(
     with pytest.raises(ImportError, match=r"pip install kanaloa_env\[train\]") as info:
         PolicyBot.load(path)
     assert "download.pytorch.org/whl/cpu" in str(info.value)
-    for spec in ("ppo", str(path)):
+    for spec in ("net", "guided", str(path)):
         with pytest.raises(ValueError, match=r"pip install kanaloa_env\[train\]"):
             make_bot(spec)
 

@@ -1,7 +1,8 @@
 """Batched bots: `act(observations, masks, rng) -> actions`, for every game of the package.
 
 `make_bot(spec, game=...)` builds one from a name ("random", each game's own such as
-"heuristic" and "ppo", and "search" for a game with search pieces), a policy file
+"heuristic", "search" for a game with search pieces, "net" for a game that ships
+trained networks and "guided", the search guided by them), a policy file
 (`.npz`), a saved model path, a model, a function or a bot object; `bot_actions` is
 how every layer calls one. Game-specific bots live with their game
 (`kanaloa_env.games.<game>`): `make_bot("heuristic", game="kahuna")` is Kahuna's

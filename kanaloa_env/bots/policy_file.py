@@ -7,7 +7,7 @@ from kanaloa_env.bots.policy_file import (
 
 export_maskable_ppo(model, "policy.npz", num_players=4)   # a trained sb3-contrib MaskablePPO
 bot = PolicyBot.load("policy.npz")                       # (b, obs_dim), (b, A) -> (b,) actions
-bot = PolicyBot.shipped("kanaloa")                       # the "ppo" bot: make_bot("ppo", game=...)
+bot = PolicyBot.shipped("kanaloa")                       # the "net" bot: make_bot("net", game=...)
 load_into_maskable_ppo(load_policy("policy.npz"), model)  # a file back into a MaskablePPO model
 ```
 
@@ -44,7 +44,7 @@ the masked softmax with the caller's generator (Gumbel-max). One bot may hold
 networks for several table sizes of one game; each decision is routed by the table
 size its observation was encoded for (`Game.observed_table_sizes`: Kanaloa's
 `table_size`, docs/observation.md), and a table size without a network raises
-`ValueError`. `make_bot("ppo", game=...)` is `PolicyBot.shipped(game)`: the files
+`ValueError`. `make_bot("net", game=...)` is `PolicyBot.shipped(game)`: the files
 `{game}_{P}p.npz` in `kanaloa_env/bots/data/` (docs/models.md).
 """
 
@@ -501,7 +501,7 @@ def _import_torch() -> Any:
         import torch
     except ImportError as exc:
         raise ImportError(
-            f"policy networks (the 'ppo' bot, .npz policy files) need torch: {TRAIN_EXTRA_HINT}"
+            f"policy networks (the 'net' bot, .npz policy files) need torch: {TRAIN_EXTRA_HINT}"
         ) from exc
     return torch
 
@@ -546,7 +546,7 @@ class PolicyBot:
             table size its observation was encoded for.
         deterministic: play the most likely legal action (default) or sample the
             masked softmax with the `rng` given to `act`.
-        name: the bot's name (default "ppo").
+        name: the bot's name (default "policy").
 
     Raises:
         ValueError: no policy, policies of different games, or two for one table size.
@@ -563,7 +563,7 @@ class PolicyBot:
         self,
         policies: PolicyWeights | Sequence[PolicyWeights],
         deterministic: bool = True,
-        name: str = "ppo",
+        name: str = "policy",
     ) -> None:
         items = [policies] if isinstance(policies, PolicyWeights) else list(policies)
         if not items or not all(isinstance(p, PolicyWeights) for p in items):
@@ -603,15 +603,15 @@ class PolicyBot:
     def shipped(
         cls, game: str | Game[Any, Any] = "kanaloa", deterministic: bool = True
     ) -> PolicyBot:
-        """The "ppo" bot of `game`: every shipped policy file of it (docs/models.md)."""
+        """The "net" bot of `game`: every shipped policy file of it (docs/models.md)."""
         g = get_game(game)
         paths = shipped_paths(g)
         if not paths:
             raise ValueError(
                 f"no shipped policy files {g.name}_*p{SUFFIX} in {SHIPPED_DIR}: "
-                f"{g.title} has no 'ppo' bot in this install"
+                f"{g.title} has no 'net' bot in this install"
             )
-        return cls([load_policy(p) for p in paths.values()], deterministic, name="ppo")
+        return cls([load_policy(p) for p in paths.values()], deterministic, name="net")
 
     @property
     def num_players(self) -> tuple[int, ...]:

@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from .._deprecation import warn_deprecated
 from ..games import get_game
 from ..games.protocol import Game
 from .base import Bot, RandomBot
@@ -28,14 +29,18 @@ from .call import check_game
 #: Bot names every game has, with their factories (a game adds its own: `Game.bot_factories`).
 COMMON_BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
 MODEL_SUFFIX = ".zip"
+DEPRECATED_NET = "ppo"  # the old name of "net", taken with a DeprecationWarning
 POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_file)
 
 
 def game_bots(game: Game) -> dict[str, Callable[[], Any]]:
     """The named bots of `game`: `COMMON_BOTS`, the game's own (`Game.bot_factories`),
     for a game with search pieces (`Game.search_pieces`) "search": the generic
-    `SearchBot` with the game's `search_defaults()`, and for a game with shipped policy
-    files (`policy_file.shipped_paths`) "ppo": `PolicyBot.shipped(game)`."""
+    `SearchBot` with the game's `search_defaults()`, for a game with shipped policy
+    files (`policy_file.shipped_paths`) "net": `PolicyBot.shipped(game)`, and for one
+    with both "guided": the search guided by that network (`search.guided_search`).
+    "ppo", the old name of "net", is not listed; `make_bot` still takes it, with a
+    DeprecationWarning."""
     from .policy_file import PolicyBot, shipped_paths
 
     bots = {**COMMON_BOTS, **game.bot_factories()}
@@ -43,8 +48,12 @@ def game_bots(game: Game) -> dict[str, Callable[[], Any]]:
         from .search import SearchBot
 
         bots["search"] = functools.partial(SearchBot, game=game.name, **game.search_defaults())
-    if "ppo" not in bots and shipped_paths(game):
-        bots["ppo"] = functools.partial(PolicyBot.shipped, game)
+    if "net" not in bots and shipped_paths(game):
+        bots["net"] = functools.partial(PolicyBot.shipped, game)
+        if "guided" not in bots and game.provides("search_pieces"):
+            from .search import guided_search
+
+            bots["guided"] = functools.partial(guided_search, game)
     return bots
 
 
@@ -73,8 +82,9 @@ def make_bot(
 
     Args:
         spec: a bot name (`bot_names(game)`: "random", and the game's own, e.g.
-            "heuristic", "search", "ppo": the game's shipped trained policy where it
-            ships one, see docs/models.md); a path to a weights-only policy file `.npz`
+            "heuristic", "search", "net": the game's shipped trained network where it
+            ships one, see docs/models.md, "guided": the search guided by it;
+            "ppo" is a deprecated alias of "net"); a path to a weights-only policy file `.npz`
             (`kanaloa_env.bots.policy_file`, nothing in it runs on load); a path to a
             saved stable-baselines3 MaskablePPO model `.zip` (loading one unpickles
             parts of it, which can run code stored in the file: load only files you
@@ -111,6 +121,13 @@ def make_bot(
         if text in COMMON_BOTS:  # without importing the game's own bots
             return COMMON_BOTS[text]()  # type: ignore[no-any-return]
         factories = game_bots(g)
+        if text == DEPRECATED_NET and "net" in factories:
+            warn_deprecated(
+                "the bot name 'ppo' is deprecated: the shipped networks are not all trained "
+                "by PPO (docs/models.md); use 'net'",
+                stacklevel=2,
+            )
+            text = "net"
         if text in factories:
             try:
                 return factories[text]()  # type: ignore[no-any-return]
@@ -119,7 +136,7 @@ def make_bot(
         if looks_like_path(text):
             return load_model_bot(text, g, deterministic=deterministic)
         why = ""
-        if text == "ppo":
+        if text in ("net", "guided", DEPRECATED_NET):
             from .policy_file import SHIPPED_DIR
 
             why = f" ({g.title} ships no policy files {g.name}_*p{POLICY_SUFFIX} in {SHIPPED_DIR})"

@@ -36,6 +36,7 @@ __all__ = [
     "SearchStats",
     "check_act",
     "evaluate_actions",
+    "guided_search",
     "keyed_legal",
     "search_games",
     "search_pieces",
@@ -191,6 +192,14 @@ class SearchBot:
             "search" bot (`make_bot("search", game=...)`) is built with the game's
             `search_defaults()` (Kahuna: 24 rollouts).
         stats: counters of calls, decisions, rollouts and time (`SearchStats`).
+        guide: None (plain search), or a policy network to guide it: an object with
+            `logits(observations) -> (b, A)` and a `game`, such as a `PolicyBot`
+            (`make_bot("guided")` is the search guided by the game's shipped network).
+            Only the guide's `guide_top` most likely legal actions are searched, with
+            the whole rollout budget, and the guide's choice breaks ties. The guide
+            reads observations, so a guided bot needs them (`uses_observations`).
+        guide_top: with a guide, the number of actions searched per decision (>= 1;
+            a decision with fewer legal actions searches them all).
     """
 
     rollouts: int | None = 512
@@ -202,10 +211,12 @@ class SearchBot:
     name: str = "search"
     game: str = DEFAULT_GAME
     stats: SearchStats = field(default_factory=SearchStats, repr=False)
+    guide: Any = field(default=None, repr=False)
+    guide_top: int = 3
     pieces: SearchGame = field(init=False, repr=False)
 
     uses_state = True
-    uses_observations = False
+    uses_observations = False  # True for a guided search (set in __post_init__)
 
     def __post_init__(self) -> None:
         if self.rollouts is not None:
@@ -235,6 +246,20 @@ class SearchBot:
         self.pieces = search_pieces(self.game, self.policy, self.horizon)
         if isinstance(self.game, Game):
             self.game = self.game.name
+        if isinstance(self.guide_top, bool) or not isinstance(self.guide_top, (int, np.integer)):
+            raise TypeError(f"guide_top must be an int >= 1, got {self.guide_top!r}")
+        if self.guide_top < 1:
+            raise ValueError(f"guide_top must be >= 1, got {self.guide_top}")
+        if self.guide is not None:
+            if not callable(getattr(self.guide, "logits", None)):
+                raise TypeError(
+                    "guide must have logits(observations) (a PolicyBot), got "
+                    f"{type(self.guide).__name__}"
+                )
+            own = getattr(self.guide, "game", self.game)
+            if own != self.game:
+                raise ValueError(f"the guide plays {own}, this search {self.game}")
+            self.uses_observations = True
 
     def act(
         self,
@@ -249,7 +274,8 @@ class SearchBot:
         """(b,) int64 legal actions for a batch of decisions.
 
         Args:
-            observations: not read (the bot uses `view`).
+            observations: (b, obs_dim) the deciding seats' observations: read by the
+                guide only (a plain search uses `view`).
             masks: (b, A) bool legal actions (A: the game's `num_actions`); every
                 row needs one.
             rng: one 64-bit draw per call seeds the search.
@@ -268,7 +294,10 @@ class SearchBot:
             raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         b = len(masks)
         base = rng.integers(0, np.iinfo(np.uint64).max, dtype=np.uint64, endpoint=True)
-        actions = self.pieces.prior(view, seats, masks)
+        if self.guide is None:
+            actions = self.pieces.prior(view, seats, masks)
+        else:
+            actions, masks = self._guided(observations, masks)
         todo = np.flatnonzero(masks.sum(axis=1) > 1)
         if todo.size:
             budget = None if self.time_ms is None else b * self.time_ms / 1e3
@@ -281,6 +310,17 @@ class SearchBot:
         self.stats.wall_s += time.perf_counter() - wall
         self.stats.cpu_s += time.process_time() - cpu
         return actions
+
+    def _guided(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The guide's choice (b,) and its `guide_top` most likely legal actions (b, A)."""
+        logits = np.asarray(self.guide.logits(observations), dtype=np.float64)
+        if logits.shape != masks.shape:
+            raise ValueError(f"the guide gave logits of shape {logits.shape}, not {masks.shape}")
+        logits = np.where(masks, logits, -np.inf)
+        order = np.argsort(-logits, axis=1, kind="stable")
+        top = np.zeros_like(masks)
+        np.put_along_axis(top, order[:, : self.guide_top], True, axis=1)
+        return order[:, 0].astype(np.int64), top & masks
 
     def _search(
         self,
@@ -354,6 +394,24 @@ class SearchBot:
         tied = mean >= best[:, None] - 1e-12
         keep_prior = tied[np.arange(b), prior]
         return np.where(keep_prior, prior, np.argmax(tied, axis=1)).astype(np.int64)
+
+
+def guided_search(game: str | Game[Any, Any] = DEFAULT_GAME, **kwargs: Any) -> SearchBot:
+    """The game's search bot guided by its shipped network: `make_bot("guided", game)`.
+
+    The game's search defaults (`Game.search_defaults`), the guide the game's shipped
+    policy files (`PolicyBot.shipped`), named "guided"; `kwargs` override any field.
+
+    Raises:
+        ValueError: the game has no search pieces or ships no policy files.
+        ImportError: torch is missing (the guide is a torch network).
+    """
+    from .policy_file import PolicyBot
+
+    g = get_game(game)
+    fields: dict[str, Any] = {"name": "guided", **g.search_defaults(), **kwargs}
+    fields.setdefault("guide", PolicyBot.shipped(g))
+    return SearchBot(game=g.name, **fields)
 
 
 def search_games() -> list[str]:

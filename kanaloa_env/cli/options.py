@@ -46,8 +46,8 @@ def add_game_option(parser: argparse.ArgumentParser) -> None:
 
 def own_bots_text() -> str:
     """Each registered game's own bots for a `--bots` help text, e.g. "Kanaloa: 'heuristic',
-    'search', 'ppo'; Kahuna: ..." (read from the bot registry, so a game's "ppo" appears
-    exactly when its policy files ship)."""
+    'search', 'net', 'guided'; Kahuna: ..." (read from the bot registry, so a game's "net"
+    and "guided" appear exactly when its policy files ship)."""
     from ..bots import bot_names
 
     parts = []
