@@ -344,13 +344,17 @@ def test_heuristic_beats_random(num_players: int, config: dict) -> None:
 
 
 def test_make_bot_names_and_objects() -> None:
-    assert set(bot_names()) == set(bot_names("kanaloa")) == {
-        "random",
-        "heuristic",
-        "search",
-        "net",
-        "guided",
-    }
+    assert (
+        set(bot_names())
+        == set(bot_names("kanaloa"))
+        == {
+            "random",
+            "heuristic",
+            "search",
+            "net",
+            "guided",
+        }
+    )
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     bot = HeuristicBot(win_threshold=0.7)
