@@ -284,7 +284,10 @@ def export(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> l
     return paths
 
 
-FIELDS = ["epoch", "players", "opponents", "games", "win_rate", "ci_low", "ci_high", "agreement"]
+FIELDS = [
+    *("epoch", "players", "opponents", "games", "win_rate", "ci_low", "ci_high", "agreement"),
+    "cpu_s",  # of this process so far (the labels' own CPU time is in train.log)
+]
 
 
 def write_eval(args: argparse.Namespace, rows: list[dict[str, Any]], game: str) -> None:
@@ -347,6 +350,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     def row(epoch: Any, p: int, opponents: str, res: Any, agreement: float) -> None:
         rows.append(
             {
+                "cpu_s": round(time.process_time() - cpu0, 1),
                 "epoch": epoch,
                 "players": p,
                 "opponents": opponents,

@@ -136,10 +136,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     snapshot(0)
     rows: list[dict[str, object]] = []
-    t0 = time.time()
+    t0, cpu0 = time.time(), time.process_time()
 
     def run_eval(timesteps: int) -> None:
-        row: dict[str, object] = {"timesteps": timesteps, "wall_s": round(time.time() - t0, 1)}
+        row: dict[str, object] = {
+            "timesteps": timesteps,
+            "wall_s": round(time.time() - t0, 1),
+            "cpu_s": round(time.process_time() - cpu0, 1),
+        }
         for label, games in (("random", args.eval_games), ("heuristic", args.eval_heuristic_games)):
             if games <= 0:
                 continue

@@ -11,7 +11,8 @@ to `--output-dir`:
 
 - `model.zip`: the MaskablePPO model (`kanaloa_env.bots.model.MaskablePPOBot.load`
   turns it into a bot for the arena and human play);
-- `eval.csv`: timesteps, wall time and win rates with their intervals;
+- `eval.csv`: timesteps, wall and CPU time (of this process, evaluations included) and
+  win rates with their intervals;
 - `learning_curve.png`: the win rates over training, chance (1/P) dashed.
 
 A smoke run: `python examples/train_maskable_ppo.py --total-timesteps 2048 --num-envs 16
@@ -208,10 +209,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     )
 
     rows: list[dict[str, object]] = []
-    t0 = time.time()
+    t0, cpu0 = time.time(), time.process_time()
 
     def run_eval(timesteps: int) -> None:
-        row: dict[str, object] = {"timesteps": timesteps, "wall_s": round(time.time() - t0, 1)}
+        row: dict[str, object] = {
+            "timesteps": timesteps,
+            "wall_s": round(time.time() - t0, 1),
+            "cpu_s": round(time.process_time() - cpu0, 1),
+        }
         # Evaluation seeds differ from the training seed: unseen deals.
         for label, games in (("random", args.eval_games), ("heuristic", args.eval_heuristic_games)):
             if games <= 0:

@@ -154,6 +154,8 @@ def test_distil_then_ppo_from_the_policy_file(labels: Path, tmp_path: Path) -> N
         ("final", "4", "heuristic"), ("final", "4", "random"),
     ]  # fmt: skip
     assert all(0 <= float(r["win_rate"]) <= 1 for r in rows)
+    cpu = [float(r["cpu_s"]) for r in rows]
+    assert cpu == sorted(cpu) and cpu[0] > 0
     assert (tmp_path / "d" / "learning_curve.png").stat().st_size > 0
     assert (tmp_path / "d" / "arena_4p_random" / "results.json").exists()
     w3, w4 = (

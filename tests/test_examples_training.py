@@ -51,6 +51,8 @@ def check_outputs(out_dir: Path, min_steps: int, game: str = "kanaloa") -> None:
         rows = list(csv.DictReader(f))
     assert int(rows[0]["timesteps"]) == 0 and int(rows[-1]["timesteps"]) >= min_steps
     assert all(0.0 <= float(r["random_win_rate"]) <= 1.0 for r in rows)
+    cpu = [float(r["cpu_s"]) for r in rows]
+    assert cpu == sorted(cpu) and cpu[-1] > 0
     bot = MaskablePPOBot.load(out_dir / "model.zip", game=game)
     res = evaluate(bot, "random", num_games=16, seed=0, game=game)  # the evaluated player
     assert res.games == 16
