@@ -163,6 +163,13 @@ def load_decisions(files: list[str], log: Any) -> dict[str, Any]:
         parts["players"].append(np.full(n, meta["num_players"]))
     data: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}
     data["obs"], data["game"] = store, game
+    data["sources"] = {  # what the labels are, for the policy files' metadata
+        "chunks": len(files),
+        "decisions": int(total),
+        "rollouts": sorted({int(meta["rollouts"]) for meta, _, _ in chunks}),
+        "guides": sorted({", ".join(meta["guide"]) for meta, _, _ in chunks if "guide" in meta}),
+        "label_cpu_hours": round(label_cpu / 3600, 3),
+    }
     sizes = {int(p): int((data["players"] == p).sum()) for p in np.unique(data["players"])}
     log(
         f"replayed {len(files)} chunks, {len(data['labels'])} decisions {sizes} in "
@@ -255,8 +262,11 @@ def train(
     return net
 
 
-def weights(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> list[Any]:
-    """The network as one `PolicyWeights` per table size."""
+def weights(
+    args: argparse.Namespace, net: Any, game: str, sizes: list[int], sources: dict | None = None
+) -> list[Any]:
+    """The network as one `PolicyWeights` per table size (`sources`: what the labels are,
+    kept in the metadata)."""
     from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, sequential_layers
 
     layers = sequential_layers(net)
@@ -266,18 +276,26 @@ def weights(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> 
         "seed": args.seed,
         "method": "supervised learning of the search bot's moves in heuristic self-play",
     }
+    if sources is not None:
+        training["labels"] = sources
+        if sources["guides"]:
+            training["method"] = (
+                "supervised learning of the guided search's moves in heuristic self-play"
+            )
     return [
         PolicyWeights(make_metadata(p, args.hidden, "relu", training, game=game), layers)
         for p in sizes
     ]
 
 
-def export(args: argparse.Namespace, net: Any, game: str, sizes: list[int]) -> list[str]:
+def export(
+    args: argparse.Namespace, net: Any, game: str, sizes: list[int], sources: dict | None = None
+) -> list[str]:
     """Save the network as one policy file per table size; their paths."""
     from kanaloa_env.bots.policy_file import save_policy
 
     paths = []
-    for p, w in zip(sizes, weights(args, net, game, sizes), strict=True):
+    for p, w in zip(sizes, weights(args, net, game, sizes, sources), strict=True):
         path = os.path.join(args.output_dir, f"{game}_{p}p.npz")
         save_policy(path, w)
         paths.append(path)
@@ -376,7 +394,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     with GracefulStop() as stop:
         net = train(args, data, log, stop, on_epoch)
-    paths = export(args, net, game, sizes)
+    paths = export(args, net, game, sizes, data["sources"])
     write_eval(args, rows, game)
     stop.exit_if_requested(
         {

@@ -14,10 +14,17 @@ file `chunk_NNNNN.npz` holds only
 - `heuristic`: (D,) int16, the moves played, decision by decision (rows of the
   batch in order, finished games dropped, as `examples/distil_search.py` replays them),
 - `search`: (D,) int16, the search bot's choice at the same decisions,
-- `meta`: JSON (game, num_players, seed, first_game, num_games, rollouts, CPU seconds),
+- `meta`: JSON (game, num_players, seed, first_game, num_games, rollouts, CPU seconds;
+  for a guided search also `guide`, the policy files' names, and `guide_top`),
 
 and the observations, masks and returns are recomputed by replaying it
 (`replay_chunk`), which also checks that every stored move is the heuristic's.
+
+With `--guide FILE ...` the labels come from the search guided by those policy files
+(`SearchBot(guide=...)`, `make_bot("guided")` with other networks): the search spends
+its rollouts on the network's `--guide-top` most likely actions. Labelling with the
+guided search of generation n and distilling the labels into generation n + 1 is one
+step of expert iteration (docs/models.md).
 
 Chunks run in `--workers` processes; each is written whole (atomically) when done,
 so a stopped run loses at most the chunks under way, and a rerun skips the chunks
@@ -35,6 +42,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import multiprocessing
 import os
 import signal
 import time
@@ -61,6 +69,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="table size (default: the game's default)",
     )
     p.add_argument("--rollouts", type=int, default=128, help="search rollouts per decision")
+    p.add_argument(
+        "--guide",
+        nargs="+",
+        default=None,
+        help="policy files (.npz) that guide the search (default: the plain search)",
+    )
+    p.add_argument("--guide-top", type=int, default=3, help="actions a guided search searches")
     p.add_argument("--seed", type=int, default=0, help="deal stream of the games")
     p.add_argument("--games-per-chunk", type=int, default=64, help="games in one chunk file")
     p.add_argument("--chunks", type=int, default=100_000, help="at most this many chunks")
@@ -77,7 +92,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     args.num_players = getattr(args, "num_players", None)
     args.seconds = getattr(args, "seconds", None)
-    for name in ("rollouts", "games_per_chunk", "chunks", "workers"):
+    for name in ("rollouts", "games_per_chunk", "chunks", "workers", "guide_top"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
     if args.seconds is not None and not args.seconds > 0:
@@ -91,7 +106,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(str(exc))
     if not game.provides("search_pieces"):
         p.error(f"{game.name} has no search bot")
+    if args.guide:  # checked with numpy only: the workers load the network
+        from kanaloa_env.bots.policy_file import load_policy
+
+        try:
+            games = {load_policy(path).metadata["game"] for path in args.guide}
+        except ValueError as exc:
+            p.error(f"--guide: {exc}")
+        if games != {game.name}:
+            p.error(f"--guide: policy files of {game.title} are needed, got {sorted(games)}")
     return args
+
+
+def make_labeler(args: argparse.Namespace) -> Any:
+    """The search bot that labels: plain, or guided by the `--guide` policy files."""
+    from kanaloa_env.bots import make_bot
+
+    search = dataclasses.replace(make_bot("search", args.game), rollouts=args.rollouts)
+    if not args.guide:
+        return search
+    from kanaloa_env.bots.policy_file import PolicyBot
+
+    guide = PolicyBot.load(args.guide)
+    return dataclasses.replace(search, guide=guide, guide_top=args.guide_top, name="guided")
 
 
 def _ignore_sigint() -> None:
@@ -163,8 +200,9 @@ def self_play(
         parts["seat"].append(seats)
         if labeler is not None:
             view = game.public_view(state, seats)
+            obs = parts["obs"][-1]
             parts["labels"].append(
-                np.asarray(labeler.act(None, masks, label_rng, view=view, seats=seats), np.int64)
+                np.asarray(labeler.act(obs, masks, label_rng, view=view, seats=seats), np.int64)
             )
         game.step_inplace(state, acts)
         final[pos] += state.rewards
@@ -181,13 +219,10 @@ def self_play(
 
 def label_chunk(args: argparse.Namespace, chunk: int) -> tuple[int, int, float]:
     """Label chunk `chunk` and write its file; (chunk, decisions, CPU seconds)."""
-    from kanaloa_env.bots import make_bot
     from kanaloa_env.core.files import atomic_write_path
-    from kanaloa_env.games import get_game
 
     cpu = time.process_time()
-    game = get_game(args.game)
-    search = dataclasses.replace(make_bot("search", game), rollouts=args.rollouts)
+    search = make_labeler(args)
     rng = np.random.default_rng([args.seed, _LABEL_STREAM, chunk])
     first = chunk * args.games_per_chunk
     data = self_play(
@@ -203,6 +238,9 @@ def label_chunk(args: argparse.Namespace, chunk: int) -> tuple[int, int, float]:
         "rollouts": args.rollouts,
         "cpu_s": round(cpu, 2),
     }
+    if args.guide:
+        meta["guide"] = [os.path.basename(p) for p in args.guide]
+        meta["guide_top"] = args.guide_top
     with atomic_write_path(chunk_path(args.output_dir, chunk)) as tmp:
         with open(tmp, "wb") as f:
             np.savez_compressed(
@@ -230,9 +268,17 @@ def read_chunk(path: str) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
         raise ValueError(f"{path}: the metadata is not JSON") from None
     moves, labels = arrays["heuristic"], arrays["search"]
     counts = ("num_players", "seed", "first_game", "num_games", "rollouts")
+    guided = isinstance(meta, dict) and "guide" in meta
+    if guided and (
+        not isinstance(meta["guide"], list)
+        or not all(isinstance(n, str) for n in meta["guide"])
+        or type(meta.get("guide_top")) is not int
+        or meta["guide_top"] < 1
+    ):
+        raise ValueError(f"{path}: bad guide metadata {meta!r}")
     if (
         not isinstance(meta, dict)
-        or set(meta) != {"game", "cpu_s", *counts}
+        or set(meta) != {"game", "cpu_s", *counts, *(("guide", "guide_top") if guided else ())}
         or not isinstance(meta["game"], str)
         or not all(type(meta[k]) is int and meta[k] >= 0 for k in counts)
         or meta["num_games"] < 1
@@ -284,7 +330,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     todo = [c for c in range(args.chunks) if not os.path.exists(chunk_path(args.output_dir, c))]
     done: list[tuple[int, int, float]] = []
     with GracefulStop() as stop:
-        with ProcessPoolExecutor(args.workers, initializer=_ignore_sigint) as pool:
+        # Spawned, not forked: a parent that has run torch (a guide, an earlier step of
+        # examples/expert_iteration.py) can leave its thread pool locked in a forked child.
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            args.workers, mp_context=spawn, initializer=_ignore_sigint
+        ) as pool:
             running: dict[Any, int] = {}
             while (todo or running) and not stop.requested:
                 late = args.seconds is not None and time.time() - t0 > args.seconds

@@ -119,6 +119,33 @@ def test_a_chunk_that_is_not_this_engines_games_is_refused(labels: Path, tmp_pat
         replay_chunk(str(path))
 
 
+def test_guided_labels_come_from_the_search_the_network_guides(tmp_path: Path) -> None:
+    """--guide: the labeller is the search guided by the files; with --guide-top 1 it
+    plays the network's choice, so the labels are the network's moves."""
+    pytest.importorskip("torch")
+    from kanaloa_env.bots import make_bot
+
+    shipped = ROOT / "kanaloa_env" / "bots" / "data" / "kanaloa_3p.npz"
+    label(tmp_path, "--chunks", "1", "--guide", str(shipped), "--guide-top", "1")
+    path = tmp_path / "chunk_00000.npz"
+    meta, moves, labels = read_chunk(str(path))
+    assert meta["guide"] == ["kanaloa_3p.npz"] and meta["guide_top"] == 1
+    data = replay_chunk(str(path))
+    net = make_bot(str(shipped))
+    want = net.act(data["obs"], data["masks"], np.random.default_rng(0))
+    np.testing.assert_array_equal(labels, want)
+    # Guide metadata is checked like the rest.
+    arrays = {"heuristic": moves.astype(np.int16), "search": labels.astype(np.int16)}
+    for bad in ({"guide": "kanaloa_3p.npz"}, {"guide_top": 0}, {"guide_top": "1"}):
+        np.savez(path, **arrays, meta=np.array(json.dumps({**meta, **bad})))
+        with pytest.raises(ValueError, match="bad guide metadata"):
+            read_chunk(str(path))
+    proc = run_example(
+        "label_with_search.py", "--guide", str(tmp_path / "none.npz"), "--output-dir", "x"
+    )
+    assert proc.returncode == 2 and "--guide:" in proc.stderr
+
+
 def test_kahuna_chunks_label_and_replay(tmp_path: Path) -> None:
     run(
         "label_with_search.py",
