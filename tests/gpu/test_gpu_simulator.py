@@ -2,8 +2,9 @@
 
 - Under numba-cuda's simulator (`NUMBA_ENABLE_CUDASIM=1 NUMBA_DISABLE_JIT=1`, in a
   pytest process of their own: `sim_kit.run_simulated`) the CUDA kernels replay the
-  golden trajectories and play random games identical to the CPU engine's, and the
-  device API behaves (`simulated/`).
+  golden trajectories and play random games identical to the CPU engine's, the
+  device API behaves, and `GpuVectorEnv` plays what a reference on the CPU engine
+  plays (`simulated/`).
 - The kernels compile to PTX for an H100 (compute capability 9.0) where the CUDA
   toolkit's NVVM is installed (`ptx_kit`): what the simulator, running them as
   Python, cannot show (an allocation or an exception in a rule function fails here).
@@ -34,6 +35,10 @@ def test_the_golden_trajectories_replay_in_the_simulator() -> None:
 
 def test_the_differential_and_the_device_api_in_the_simulator() -> None:
     _passed(run_simulated("test_sim_differential.py", "test_sim_api.py"))
+
+
+def test_the_gpu_vector_env_in_the_simulator() -> None:
+    _passed(run_simulated("test_sim_env.py"))
 
 
 def _python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
