@@ -9,6 +9,7 @@ idle. The work arrays of a deal or a reshuffle are the thread's local memory
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numba
@@ -18,6 +19,9 @@ from numba import cuda
 from .gpu import launch, simulator
 from .rng import game_key_one, mix64_one
 
+CACHE = os.environ.get("KANALOA_GPU_CACHE", "1") != "0"
+"""Whether the compiled kernels are cached on disk (numba-cuda's `cache=True`): set
+KANALOA_GPU_CACHE=0 to compile them afresh in every process."""
 WORK = 64
 """Entries of each work array of a rule function (Kanaloa deals 53 cards, Kahuna 21)."""
 MAX_AUTOMATIC = 1 << 16
@@ -35,7 +39,7 @@ class GameKernels:
         )
         self.engine = engine
 
-        @cuda.jit
+        @cuda.jit(cache=CACHE)
         def step(c, s, actions, n):  # type: ignore[no-untyped-def]
             g = cuda.grid(1)
             if g < n:
@@ -44,7 +48,7 @@ class GameKernels:
                 listed = cuda.local.array(WORK, numba.int64)
                 step_game(c, s, g, actions[g], words, order, listed)
 
-        @cuda.jit
+        @cuda.jit(cache=CACHE)
         def reset(c, s, idx, keys, n):  # type: ignore[no-untyped-def]
             i = cuda.grid(1)
             if i < n:
@@ -52,7 +56,7 @@ class GameKernels:
                 order = cuda.local.array(WORK, numba.int64)
                 reset_game(c, s, idx[i], keys[i], words, order)
 
-        @cuda.jit
+        @cuda.jit(cache=CACHE)
         def observe(c, s, seats, to_act, out, n):  # type: ignore[no-untyped-def]
             g = cuda.grid(1)
             if g < n:
@@ -61,7 +65,7 @@ class GameKernels:
                 encode_game(c, s, g, me, out[g])
 
         self.step, self.reset, self.observe = step, reset, observe
-        key_of, mix = _quiet(game_key_one), _quiet(mix64_one)
+        key_of, mix, pick = _quiet(game_key_one), _quiet(mix64_one), _quiet(random_legal)
         over = np.int8(engine.game_over)
 
         # ---- the learner env (`kanaloa_env.wrappers.gpu_vector`) ----------------------
@@ -71,7 +75,7 @@ class GameKernels:
         # of the slot's next game. `out` (reward, terminated, truncated, won, episode
         # return, episode length, ended) is what one env step reports.
 
-        @cuda.jit
+        @cuda.jit(cache=CACHE)
         def learner_step(c, s, actions, learner, acc, length, out, n):  # type: ignore[no-untyped-def]
             g = cuda.grid(1)
             if g < n:
@@ -85,7 +89,7 @@ class GameKernels:
                     acc[g] += s.rewards[g, learner[g]]
                     length[g] += 1
 
-        @cuda.jit
+        @cuda.jit(cache=CACHE)
         def advance(
             c,
             s,
@@ -147,25 +151,13 @@ class GameKernels:
                     pending[g] = True
                     cuda.atomic.add(count, 0, 1)
                     return
-                legal = s.legal[g]
-                total = 0
-                for a in range(legal.shape[0]):
-                    total += legal[a]
-                h = mix(s.key[g] ^ mix(np.uint64(draws[g]) ^ _DRAW_SALT))
+                a = pick(s.legal[g], mix(s.key[g] ^ mix(np.uint64(draws[g]) ^ _DRAW_SALT)))
                 draws[g] += 1
-                k = np.int64(h >> np.uint64(33)) % max(total, 1)
-                pick = 0
-                for a in range(legal.shape[0]):
-                    if legal[a]:
-                        if k == 0:
-                            pick = a
-                            break
-                        k -= 1
-                step_game(c, s, g, pick, words, order, listed)
+                step_game(c, s, g, a, words, order, listed)
                 acc[g] += s.rewards[g, learner[g]]
             cuda.atomic.add(count, 1, 1)
 
-        @cuda.jit
+        @cuda.jit(cache=CACHE)
         def opponents_step(c, s, actions, pending, learner, acc, n):  # type: ignore[no-untyped-def]
             g = cuda.grid(1)
             if g < n and pending[g]:
@@ -175,6 +167,31 @@ class GameKernels:
                 step_game(c, s, g, actions[g], words, order, listed)
                 acc[g] += s.rewards[g, learner[g]]
 
+        @cuda.jit(cache=CACHE)
+        def random_play(c, s, draws, next_id, base, stride, out, with_obs, steps, n):  # type: ignore[no-untyped-def]
+            """`steps` decisions of random legal self-play in game g (`advance`'s draws),
+            a finished game restarted first as the slot's next game; with `with_obs`,
+            the observation of the player to act written to `out[g]` after each (the
+            benchmark's loop: benchmarks/bench_gpu.py)."""
+            g = cuda.grid(1)
+            if g >= n:
+                return
+            words = cuda.local.array(WORK, numba.uint64)
+            order = cuda.local.array(WORK, numba.int64)
+            listed = cuda.local.array(WORK, numba.int64)
+            for _ in range(steps):
+                if s.phase[g] == over:
+                    game = next_id[g]
+                    next_id[g] = game + stride
+                    draws[g] = 0
+                    reset_game(c, s, g, key_of(base, np.uint64(game)), words, order)
+                a = pick(s.legal[g], mix(s.key[g] ^ mix(np.uint64(draws[g]) ^ _DRAW_SALT)))
+                draws[g] += 1
+                step_game(c, s, g, a, words, order, listed)
+                if with_obs:
+                    encode_game(c, s, g, max(np.int64(s.current_player[g]), 0), out[g])
+
+        self.random_play = random_play
         self.learner_step, self.advance, self.opponents_step = (
             learner_step,
             advance,
@@ -187,6 +204,22 @@ class GameKernels:
         s = state.arrays
         launch(_illegal, state.batch_size, actions, s.legal, s.phase, self.engine.game_over, count)
         return int(count.copy_to_host()[0])
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def random_legal(legal, word):  # type: ignore[no-untyped-def]
+    """The legal action of mask row `legal` that the random word `word` (uint64) picks,
+    uniformly (its top 31 bits modulo the count; 0 for a row without one)."""
+    total = 0
+    for a in range(legal.shape[0]):
+        total += legal[a]
+    k = np.int64(word >> np.uint64(33)) % max(total, 1)
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return 0
 
 
 def _quiet(fn: Any) -> Any:

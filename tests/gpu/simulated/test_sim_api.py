@@ -164,6 +164,7 @@ def test_torch_sees_the_device_arrays_without_a_copy(cpu, gpu, cfg) -> None:  # 
     assert t.dtype == torch.float32 and tuple(t.shape) == tuple(obs.shape)
     t.zero_()  # written through to the device array: the same memory
     assert not obs.copy_to_host().any()
+    assert t.device.type == ("cpu" if core_gpu.simulator() else "cuda")
     # The learner's actions as a tensor, taken without a copy either.
     legal = core_gpu.as_torch(dev.legal)
     actions = torch.argmax(legal.to(torch.int64), dim=1)

@@ -106,8 +106,8 @@ def test_the_env_plays_what_the_reference_plays(name: str, options: dict, oppone
         assert r.advance() is None
     obs = env.reset()
     want = np.stack([game.observe(r.state, seat=np.array([r.learner]))[0] for r in refs])
-    np.testing.assert_array_equal(obs.numpy(), want)
-    np.testing.assert_array_equal(env.learner_seats.numpy(), [r.learner for r in refs])
+    np.testing.assert_array_equal(obs.cpu().numpy(), want)
+    np.testing.assert_array_equal(env.learner_seats.cpu().numpy(), [r.learner for r in refs])
     ends = 0
     for t in range(70):
         mask = env.action_masks().clone()
@@ -116,11 +116,13 @@ def test_the_env_plays_what_the_reference_plays(name: str, options: dict, oppone
             if t % 2
             else (mask.to(torch.int64).cumsum(1) == 2).to(torch.int64).argmax(1)
         )
-        actions = torch.where(mask[torch.arange(n), actions], actions, _first_legal(mask))
+        actions = torch.where(
+            mask[torch.arange(n, device=mask.device), actions], actions, _first_legal(mask)
+        )
         obs, reward, done, info = env.step(actions)
         for i, r in enumerate(refs):
             o, rew, d, ended = r.step(int(actions[i]))
-            np.testing.assert_array_equal(obs[i].numpy(), o, err_msg=f"step {t} game {i}")
+            np.testing.assert_array_equal(obs[i].cpu().numpy(), o, err_msg=f"step {t} game {i}")
             assert float(reward[i]) == pytest.approx(rew, abs=1e-6), (t, i)
             assert bool(done[i]) == d, (t, i)
             if d:
