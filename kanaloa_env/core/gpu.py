@@ -49,6 +49,7 @@ import numba
 import numpy as np
 
 from .batch import check_positive_int
+from .fields import allocate
 from .kernels import JIT_DISABLED
 from .rng import check_seed, game_keys, seed_base
 
@@ -150,6 +151,15 @@ def from_torch(tensor: Any) -> Any:
 
         return FakeCUDAArray(tensor.detach().numpy())
     return cuda.as_cuda_array(tensor.detach())
+
+
+def device_full(shape: tuple[int, ...], fill: Any, dtype: Any) -> Any:
+    """A device array of `shape` and `dtype` with every entry `fill` (`fields.allocate`'s
+    `full` on the GPU: filled by a kernel, nothing copied from the host)."""
+    out = cuda_module().device_array(shape, dtype)
+    if out.size:
+        launch(kernels().fill, out.size, out.reshape(out.size), fill)
+    return out
 
 
 def launch(kernel: Any, n: int, *args: Any) -> None:
@@ -306,13 +316,14 @@ class DeviceEngine:
         return self._check_state(state).to_host()
 
     def empty(self, config: Any, batch_size: int) -> DeviceState:
-        """A batch of `batch_size` unset games on the device (what `init` fills).
-
-        The one place that allocates a device state: the CPU engine's empty state,
-        its arrays' shapes, dtypes and fill, copied over.
-        """
+        """A batch of `batch_size` blank games on the device (what `init` fills): the
+        state's field specification (`State.FIELDS`, `fields.allocate`) with arrays
+        allocated and filled on the device. The one place that allocates a device state."""
         self._check_config(config)
-        return self.to_device(self.state_class.empty(config, batch_size))
+        B = check_positive_int(batch_size, "batch_size")
+        cls = self.state_class
+        arrays = allocate(cls.FIELDS, cls.sizes(config), B, full=device_full)
+        return DeviceState(self, config, cls.kernel_type(**arrays), self.device_rules(config))
 
     # ---- new games -----------------------------------------------------------------
 

@@ -237,7 +237,15 @@ def _quiet(fn: Any) -> Any:
     return quiet
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
+def fill(flat, value, n):  # type: ignore[no-untyped-def]
+    """Every entry of the 1-D device array `flat` set to `value` (`gpu.device_full`)."""
+    i = cuda.grid(1)
+    if i < n:
+        flat[i] = value
+
+
+@cuda.jit(cache=CACHE)
 def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
     """The end of an env step: a game that did not end reports the learner's reward
     since its last decision (a game that ended reported its final one; what its new
@@ -256,7 +264,7 @@ def count_illegal_where(actions: Any, legal: Any, where: Any) -> int:
     return int(count.copy_to_host()[0])
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def _illegal_where(actions, legal, where, count, n):  # type: ignore[no-untyped-def]
     g = cuda.grid(1)
     if g < n and where[g]:
@@ -265,7 +273,7 @@ def _illegal_where(actions, legal, where, count, n):  # type: ignore[no-untyped-
             cuda.atomic.add(count, 0, 1)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def _illegal(actions, legal, phase, over, count, n):  # type: ignore[no-untyped-def]
     g = cuda.grid(1)
     if g < n and phase[g] != over:

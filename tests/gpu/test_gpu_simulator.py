@@ -120,6 +120,9 @@ for engine, cfg, make in engines:
     for name, sig in sigs.items():
         ptx = ptx_kit.compile_ptx(getattr(k, name), sig)
         out[f"{engine.name}.{name}"] = ".target sm_90" in ptx and ".entry" in ptx
+for dtype in (types.boolean, types.uint64):
+    ptx = ptx_kit.compile_ptx(gpu_kernels.fill, (dtype[::1], dtype, types.int64))
+    out[f"fill.{dtype}"] = ".entry" in ptx
 print(json.dumps(out))
 """
 
@@ -134,4 +137,4 @@ def test_the_kernels_compile_to_ptx_for_an_h100() -> None:
     done = _python(_PTX, env)
     assert done.returncode == 0, done.stderr[-4000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
-    assert len(got) == 6 and all(got.values()), got
+    assert len(got) == 8 and all(got.values()), got

@@ -36,6 +36,13 @@ def test_init_from_seed_and_first_game_is_the_cpu_batch(cpu, gpu, cfg) -> None: 
 
 
 @pytest.mark.parametrize(("cpu", "gpu", "cfg"), ENGINES, ids=IDS)
+def test_a_blank_device_batch_follows_the_field_specification(cpu, gpu, cfg) -> None:  # type: ignore[no-untyped-def]
+    blank = gpu.ENGINE.empty(cfg, 3)
+    assert blank.to_host() == cpu.State.empty(cfg, 3)
+    assert blank.array_names() == tuple(f.name for f in cpu.State.FIELDS)
+
+
+@pytest.mark.parametrize(("cpu", "gpu", "cfg"), ENGINES, ids=IDS)
 def test_a_state_moves_to_the_device_and_back_mid_game(cpu, gpu, cfg) -> None:  # type: ignore[no-untyped-def]
     host = cpu.init(cfg, 4, seed=2)
     for _ in range(15):
