@@ -7,7 +7,7 @@ and of the GPU PPO against the CPU batched PPO, in one run on one machine.
 Parts (`--parts`, default all):
 
 - `start`: the first use of the GPU engines in a fresh process (init, step and
-  observe of both games at batch 1,024: compiling every kernel), twice: the first
+  observe of both games at batch 1,024, `--start-batch`: compiling every kernel), twice: the first
   run compiles, the second finds numba-cuda's on-disk cache (issue target: the first
   within 60 s, cached afterwards).
 - `engines`: random legal self-play on the GPU (the same rule functions as the CPU
@@ -76,6 +76,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--steps-per-launch", type=int, nargs="+", default=[1, 16], help="decisions a launch"
     )
+    p.add_argument("--start-batch", type=int, default=1024, help="games of the start part")
     p.add_argument("--cpu-threads", type=int, default=os.cpu_count() or 1, help="CPU threads")
     p.add_argument("--cpu-max-batch", type=int, default=65536, help="largest CPU batch")
     p.add_argument("--ppo-updates", type=int, default=4, help="PPO updates timed per learner")
@@ -197,7 +198,7 @@ from kanaloa_env.games import get_game
 for name in ("kanaloa", "kahuna"):
     game = get_game(name)
     engine = game.gpu_engine()
-    state = engine.init(game.make_config(None, None), 1024, seed=0)
+    state = engine.init(game.make_config(None, None), BATCH, seed=0)
     engine.step_inplace(state, state.legal.copy_to_host().argmax(axis=1))
     engine.observe(state)
 cuda.synchronize()
@@ -205,15 +206,16 @@ print(time.perf_counter() - t)
 """
 
 
-def bench_start() -> dict[str, float]:
-    """Seconds to the first step and observation of both games in a fresh process, the
-    first time (compiling) and the second (numba-cuda's cache)."""
+def bench_start(batch: int) -> dict[str, float]:
+    """Seconds to the first step and observation of both games (`batch` games each) in a
+    fresh process, the first time (compiling) and the second (numba-cuda's cache)."""
     import subprocess
 
     out = {}
+    code = f"BATCH = {int(batch)}\n{_START}"
     for label in ("first_process_s", "second_process_s"):
         done = subprocess.run(
-            [sys.executable, "-c", _START], capture_output=True, text=True, timeout=900, check=True
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
         )
         out[label] = float(done.stdout.strip().splitlines()[-1])
     return out
@@ -362,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(text)
 
     if "start" in args.parts:
-        report["start"] = bench_start()
+        report["start"] = bench_start(args.start_batch)
         print(json.dumps(report["start"]), flush=True)
         save()
     if "engines" in args.parts:

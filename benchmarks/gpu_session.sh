@@ -25,6 +25,8 @@ GOLDEN_GAMES=${GOLDEN_GAMES:-200}
 DECISIONS=${DECISIONS:-2000000}
 DIFF_BATCH=${DIFF_BATCH:-8192}
 DEVICE_TESTS=${DEVICE_TESTS:-1}
+START_BATCH=${START_BATCH:-1024}
+GOLDEN_CASES=${GOLDEN_CASES:-}  # names of golden cases (default: every one)
 BENCH_ARGS=${BENCH_ARGS:---seconds 2}
 WHEELS="gymnasium pettingzoo openskill tqdm farama-notifications cloudpickle pgx svgwrite"
 
@@ -63,14 +65,16 @@ fi
 if [ "$PART" = all ] || [ "$PART" = checks ]; then
     # Cold start first, before anything compiles the kernels: no cached kernels left.
     find kanaloa_env -path '*__pycache__*' -name 'gpu_kernels*.nb[ic]' -delete 2>/dev/null
-    step start 240 python benchmarks/bench_gpu.py --parts start --out "$OUT/start"
+    step start 240 python benchmarks/bench_gpu.py --parts start --start-batch "$START_BATCH" \
+        --out "$OUT/start"
     if ! grep -q "second_process_s" "$OUT/start/bench_gpu.json" 2>/dev/null; then
         log "the cached start failed: continuing with KANALOA_GPU_CACHE=0"
         export KANALOA_GPU_CACHE=0
     fi
     # Every golden case in full (200 games each) and >= 1M decisions a game side by side.
     step checks 300 python tests/gpu/device_checks.py --games "$GOLDEN_GAMES" \
-        --decisions "$DECISIONS" --batch "$DIFF_BATCH" --out "$OUT/checks.json"
+        --decisions "$DECISIONS" --batch "$DIFF_BATCH" --out "$OUT/checks.json" \
+        ${GOLDEN_CASES:+--cases $GOLDEN_CASES}
     # The device API and the vector env's tests, on the real device.
     if [ "$DEVICE_TESTS" = 1 ] && python -c "import pytest" 2>/dev/null; then
         step device_tests 240 env KANALOA_GPU_TESTS=device python -m pytest -p no:cacheprovider \

@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         help="decisions of the differential per game, split over its configs (default 1000000)",
     )
     parser.add_argument("--batch", type=int, default=8192, help="differential batch size")
+    parser.add_argument("--cases", nargs="+", help="golden cases to replay (default: every one)")
     parser.add_argument("--out", type=Path, help="write the results to this JSON file")
     args = parser.parse_args(argv)
     from kanaloa_env.core import gpu as core_gpu
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "simulator": core_gpu.simulator(),
         "python": platform.python_version(),
-        "golden": golden_replay(args.games),
+        "golden": golden_replay(args.games, names=args.cases),
         "differential": [],
     }
     per_game: dict[str, int] = {}

@@ -42,7 +42,18 @@ def test_bench_gpu_without_a_gpu_says_so(tmp_path: Path) -> None:
 def test_bench_gpu_runs_through_in_the_simulator(tmp_path: Path) -> None:
     argv = [sys.executable, BENCH, "--out", str(tmp_path), "--batch-sizes", "3"]
     argv += ["--seconds", "0.01", "--steps-per-launch", "1", "2", "--cpu-threads", "1"]
-    argv += ["--ppo-updates", "1", "--parts", "start", "engines", "cpu", "pgx", "ppo"]
+    argv += [
+        "--ppo-updates",
+        "1",
+        "--start-batch",
+        "2",
+        "--parts",
+        "start",
+        "engines",
+        "cpu",
+        "pgx",
+        "ppo",
+    ]
     argv += ["--gpu-ppo-args", "--num-envs 2 --rollout-steps 3 --minibatch 6 --hidden 8"]
     argv += ["--cpu-ppo-args", "--num-games 4 --rollout 96 --minibatch 48 --hidden 8"]
     done = subprocess.run(
@@ -71,6 +82,8 @@ def test_the_session_script_runs_its_checks_in_the_simulator(tmp_path: Path) -> 
         DECISIONS="30",
         DIFF_BATCH="3",
         DEVICE_TESTS="0",
+        START_BATCH="2",
+        GOLDEN_CASES="kanaloa_p3 kahuna_short",
     )
     done = subprocess.run(
         ["bash", str(ROOT / "benchmarks" / "gpu_session.sh"), "checks"],
@@ -85,6 +98,7 @@ def test_the_session_script_runs_its_checks_in_the_simulator(tmp_path: Path) -> 
     assert [line.split()[:2] for line in status if line] == [["start", "0"], ["checks", "0"]]
     checks = json.loads((tmp_path / "checks.json").read_text())
     assert checks["ok"] and checks["simulator"]
-    assert len(checks["golden"]) == 15 and all(g["match"] for g in checks["golden"])
+    assert [g["case"] for g in checks["golden"]] == ["kanaloa_p3", "kahuna_short"]
+    assert all(g["match"] for g in checks["golden"])
     assert checks["differential_decisions"]["kanaloa"] >= 30
     assert (tmp_path / "machine.txt").exists()
