@@ -265,8 +265,8 @@ class DeviceEngine:
 
     name: str
     cpu: ModuleType
-    state_class: type
-    config_class: type
+    state_class: Any
+    config_class: Any
     num_actions: int
     obs_dim: int
     game_over: int

@@ -92,49 +92,42 @@ def test_the_simulator_without_disable_jit_is_refused_by_name() -> None:
 
 
 _PTX = """
-import json, time
-import numba
-from numba import types
+import json, sys
 import ptx_kit
 ptx_kit.patch_for_no_device(ptx_kit.find_toolkit())
-from kanaloa_env.core import gpu_kernels
-from kanaloa_env.core.kahuna import Config as KahunaConfig, gpu as kahuna_gpu, init as kahuna_init
-from kanaloa_env.core.kanaloa import Config, gpu as kanaloa_gpu, init
-
 out = {}
-engines = (
-    (kanaloa_gpu.ENGINE, Config(num_players=5, nil_announcement=True), init),
-    (kahuna_gpu.ENGINE, KahunaConfig(), kahuna_init),
-)
-for engine, cfg, make in engines:
-    state = make(cfg, 2)
-    c = numba.typeof(cfg._rules)
-    s = numba.typeof(state.kernel_type(**state.arrays()))
-    k = gpu_kernels.GameKernels(engine)
-    i64 = types.int64
-    sigs = {
-        "step": (c, s, i64[::1], i64),
-        "reset": (c, s, i64[::1], types.uint64[::1], i64),
-        "observe": (c, s, i64[::1], types.boolean, types.float32[:, ::1], i64),
-    }
-    for name, sig in sigs.items():
-        ptx = ptx_kit.compile_ptx(getattr(k, name), sig)
-        out[f"{engine.name}.{name}"] = ".target sm_90" in ptx and ".entry" in ptx
-for dtype in (types.boolean, types.uint64):
-    ptx = ptx_kit.compile_ptx(gpu_kernels.fill, (dtype[::1], dtype, types.int64))
-    out[f"fill.{dtype}"] = ".entry" in ptx
+for name, (kernel, sig) in ptx_kit.kernels_to_compile(env=sys.argv[1] == "env").items():
+    ptx = ptx_kit.compile_ptx(kernel, sig)
+    out[name] = ".target sm_90" in ptx and ".entry" in ptx
 print(json.dumps(out))
 """
 
 
-def test_the_kernels_compile_to_ptx_for_an_h100() -> None:
+def _compile_ptx(which: str) -> dict[str, bool]:
     import ptx_kit
 
     if ptx_kit.find_toolkit() is None:
         pytest.skip("no CUDA toolkit with NVVM and libdevice (CUDA_HOME, /usr/local/cuda)")
     env = dict(simulator_env(), PYTHONPATH=f"{ROOT}:{ROOT / 'tests' / 'gpu'}")
     del env["NUMBA_ENABLE_CUDASIM"], env["NUMBA_DISABLE_JIT"]
-    done = _python(_PTX, env)
+    done = subprocess.run(
+        [sys.executable, "-c", _PTX, which],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=env,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
-    got = json.loads(done.stdout.strip().splitlines()[-1])
-    assert len(got) == 8 and all(got.values()), got
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_the_kernels_compile_to_ptx_for_an_h100() -> None:
+    got = _compile_ptx("engines")
+    assert len(got) == 11 and all(got.values()), got
+
+
+@pytest.mark.slow
+def test_the_env_and_benchmark_kernels_compile_to_ptx_for_an_h100() -> None:
+    got = _compile_ptx("env")
+    assert len(got) == 19 and all(got.values()), got
