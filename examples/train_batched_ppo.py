@@ -437,18 +437,19 @@ class Rollouts:
 def ppo_update(
     actor: Any, critic: Any, opt: Any, data: dict, args: Any, gen: Any, critic_only: bool = False
 ) -> dict:
-    """One PPO update on a rollout's transitions (`Rollouts.batch`); mean statistics.
+    """One PPO update on a rollout's transitions (`Rollouts.batch`: numpy arrays, or
+    tensors on the networks' device as train_gpu_ppo.py gives); mean statistics.
     `critic_only`: the policy loss and entropy bonus are left out (the actor stays)."""
     import torch
 
-    t = {k: torch.from_numpy(v) for k, v in data.items()}
+    t = {k: torch.as_tensor(v) for k, v in data.items()}
     adv = (t["adv"] - t["adv"].mean()) / (t["adv"].std() + 1e-8)
     n = len(adv)
     sums = {"pg": 0.0, "vf": 0.0, "ent": 0.0, "kl": 0.0, "clipfrac": 0.0}
     batches = 0
     params = [*actor.parameters(), *critic.parameters()]
     for _ in range(args.epochs):
-        order = torch.randperm(n, generator=gen)
+        order = torch.randperm(n, generator=gen).to(adv.device)
         kls = []
         for lo in range(0, n, args.minibatch):
             i = order[lo : lo + args.minibatch]

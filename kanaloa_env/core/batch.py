@@ -1,9 +1,10 @@
 """What every batched engine shares: the state container and the checks of its inputs.
 
 An engine's `State` is a frozen dataclass whose fields are a `config` and numpy
-arrays with a leading batch axis `B`; subclassing `BatchedState` gives it copying,
-slicing, comparing, joining and saving, written once over `dataclasses.fields`, so
-a new field needs no helper edits. `check_actions` is the one check of a batch of
+arrays with a leading batch axis `B`, made from the game's field specification
+(`GameState`, `fields.Field`); `BatchedState` gives it copying, slicing, comparing,
+joining and saving, written once over its fields, so a new entry of the
+specification needs no other edits. `check_actions` is the one check of a batch of
 actions against legal masks, used by the engines' `step` and by every layer that
 takes actions from a caller or a bot. `InvariantError` is what every engine's
 invariant checker raises.
@@ -16,14 +17,16 @@ import json
 import os
 import zipfile
 import zlib
-from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar, cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
+from .fields import Field, allocate, markdown, names
 from .kernels import JIT_DISABLED
 
 S = TypeVar("S", bound="BatchedState")
+G = TypeVar("G", bound="GameState")
 
 _INT64 = np.dtype(np.int64)
 
@@ -159,8 +162,8 @@ class BatchedState:
     Every dataclass field but `config` is a numpy array with a leading batch axis.
     `frozen` freezes the attributes, not the array contents: public functions never
     mutate their inputs; an engine's `step_inplace` is the documented exception.
-    A subclass provides `terminated` and `truncated` arrays and may override
-    `_check_loaded` to validate a state read from a file.
+    A subclass provides `terminated` and `truncated` arrays and sets `load_check` to
+    validate a state read from a file.
     """
 
     config: Any
@@ -309,8 +312,21 @@ class BatchedState:
         """Rebuild a config from `_config_meta`'s output; ValueError/TypeError if bad."""
         raise NotImplementedError
 
+    # What a state read from a file must pass: a check raising `InvariantError` (or
+    # ValueError) for a position the rules cannot reach, the game's `check_invariants`.
+    # Set where the engine's package puts its modules together (`State.load_check =
+    # check_invariants` in its `__init__`), so that the state module imports no rules.
+    load_check: ClassVar[Callable[[Any], None] | None] = None
+
     def _check_loaded(self) -> None:
-        """Raise ValueError if a state read from a file is not a valid state."""
+        """Raise ValueError if a state read from a file is not a valid state (`load_check`)."""
+        check = type(self).load_check
+        if check is None:
+            return
+        try:
+            check(self)
+        except InvariantError as exc:
+            raise ValueError(str(exc)) from exc
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the batch to an `.npz` file (arrays plus the config as JSON), whole or
@@ -330,7 +346,7 @@ class BatchedState:
 
         The file is untrusted: no pickles are read, a file that is not an `.npz` of
         this game (another format, truncated, corrupt) is refused, and the state
-        must pass the subclass's `_check_loaded` (for Kanaloa, `check_invariants`).
+        must pass the game's `load_check` (its `check_invariants`).
 
         Raises:
             ValueError: not a saved state of this game, arrays of the wrong dtype or
@@ -390,19 +406,38 @@ class BatchedState:
 _READ_ERRORS = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)
 
 
-class GameState(BatchedState):
-    """A `BatchedState` with the fields every layer above the engines reads (P players,
-    A actions); each game's `State` subclasses it (the fields are its dataclass fields).
+BASE_FIELDS: tuple[Field, ...] = (
+    Field("key", "uint64", (), 0, "the game's random key (its future chance events)"),
+    Field("current_player", "int8", (), -1, "seat to act, -1 once the game is over"),
+    Field("legal", "bool", ("A",), False, "legal actions of the player to act; none once over"),
+    Field("rewards", "float32", ("P",), 0, "rewards of the last step"),
+    Field("terminated", "bool", (), False, "the game ended by its rules"),
+    Field("truncated", "bool", (), False, "the game was cut short"),
+    Field("winner", "int8", (), -1, "the winning seat, -1 for none (draw, cut short, running)"),
+)
+"""The fields every layer above the engines reads (P players, A actions): each game's
+`FIELDS` holds them, with these dtypes and shapes, in the place and words it likes."""
 
-    | field | shape, dtype | meaning |
-    |---|---|---|
-    | key | (B,) uint64 | per-game random key (future chance events) |
-    | current_player | (B,) int8 | seat to act, -1 once the game is over |
-    | legal | (B, A) bool | legal-action mask of the player to act; all False once over |
-    | rewards | (B, P) float32 | rewards of the last step |
-    | terminated, truncated | (B,) bool | the game ended by the rules / was cut short |
-    | winner | (B,) int8 | the winning seat, -1 for none (draw, truncation, running) |
+
+class GameState(BatchedState):
+    """A `BatchedState` with the fields every layer above the engines reads (`BASE_FIELDS`);
+    each game's `State` subclasses it, naming its field specification:
+
+    ```python
+    class State(GameState, fields=FIELDS, sizes=sizes):
+        config: Config   # (optional) the type of the config field
+    ```
+
+    `FIELDS` is a tuple of `fields.Field` (the base fields among them) and `sizes(config)`
+    the values of the symbols their shapes and fills name ("P" and "A" at least). The
+    subclass becomes a frozen dataclass `State(config, **arrays)` with a field per
+    entry, in order (a field declared in the class body as well is an error), compared
+    by `equal`; `State.empty(config, B)` is a blank batch and the class docstring gets
+    the fields' table. A game may annotate `config` with its config class.
     """
+
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+    sizes: ClassVar[Callable[[Any], Mapping[str, int]]]
 
     key: np.ndarray
     current_player: np.ndarray
@@ -412,7 +447,63 @@ class GameState(BatchedState):
     truncated: np.ndarray
     winner: np.ndarray
 
+    if TYPE_CHECKING:  # the dataclass's, made by __init_subclass__ from the spec
+
+        def __init__(self, config: Any, **arrays: np.ndarray) -> None: ...
+
+        def __getattr__(self, name: str) -> np.ndarray: ...
+
+    def __init_subclass__(
+        cls,
+        fields: Sequence[Field] | None = None,
+        sizes: Callable[[Any], Mapping[str, int]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if fields is None:
+            return
+        if sizes is None:
+            raise TypeError(f"{cls.__name__}: a state with fields needs sizes=(config -> dict)")
+        fields = tuple(fields)
+        _check_fields(cls.__name__, fields)
+        own = dict(cls.__dict__.get("__annotations__", {}))
+        declared = [n for n, t in own.items() if n != "config" and "ClassVar" not in str(t)]
+        if declared:
+            raise TypeError(
+                f"{cls.__name__}: fields {declared} are declared in the class body; "
+                "the fields= specification declares every array field"
+            )
+        annotations = {"config": own.get("config", "Any")}
+        annotations.update((f.name, "np.ndarray") for f in fields)
+        annotations.update((n, t) for n, t in own.items() if "ClassVar" in str(t))
+        cls.__annotations__ = annotations
+        cls.FIELDS = fields
+        cls.sizes = staticmethod(sizes)  # type: ignore[assignment]
+        cls._array_names = names(fields)
+        cls.__doc__ = f"{(cls.__doc__ or '').rstrip()}\n\n{markdown(fields)}\n"
+        dataclasses.dataclass(frozen=True, eq=False)(cls)
+
+    @classmethod
+    def empty(cls: type[G], config: Any, batch_size: int) -> G:
+        """A blank batch: every array at its `FIELDS` fill (filled by `init`)."""
+        return cls(config, **allocate(cls.FIELDS, cls.sizes(config), batch_size))
+
     @property
     def num_players(self) -> int:
         """P, the players at the table."""
         return int(self.rewards.shape[1])
+
+
+def _check_fields(owner: str, fields: tuple[Field, ...]) -> None:
+    """TypeError unless `fields` are unique names and hold `BASE_FIELDS` as they are."""
+    seen = names(fields)
+    if len(set(seen)) != len(seen) or "config" in seen:
+        raise TypeError(f"{owner}: field names must be unique and not 'config', got {seen}")
+    by_name = {f.name: f for f in fields}
+    for base in BASE_FIELDS:
+        got = by_name.get(base.name)
+        if got is None or np.dtype(got.dtype) != np.dtype(base.dtype) or got.shape != base.shape:
+            raise TypeError(
+                f"{owner}: field {base.name!r} must be {base.dtype} of shape (B, "
+                f"{', '.join(map(str, base.shape))}) ({base.meaning}), got {got}"
+            )

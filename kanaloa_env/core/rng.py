@@ -95,6 +95,18 @@ def game_keys(seed: int, game_ids: np.ndarray) -> np.ndarray:
     return mix64(_seed_base(check_seed(seed)) ^ mix64(ids))
 
 
+def seed_base(seed: int) -> int:
+    """The hash of a stream's seed that `game_key_one` starts from (a Python int)."""
+    return int(_seed_base(check_seed(seed))[0])
+
+
+@small_kernel
+def game_key_one(base: np.uint64, game: np.uint64) -> np.uint64:
+    """The key of game `game` of the stream whose `seed_base` is `base`: the entry
+    `game_keys(seed, [game])[0]`, one at a time (for compiled code: the GPU's resets)."""
+    return mix64_one(np.uint64(base) ^ mix64_one(np.uint64(game)))  # type: ignore[no-any-return]
+
+
 @lru_cache(maxsize=64)
 def _seed_base(seed: int) -> np.ndarray:
     """(1,) uint64 hash of a stream's seed (read-only), the same for all its games."""

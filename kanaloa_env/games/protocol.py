@@ -162,6 +162,7 @@ class Game(Generic[S, C]):
         "final_lines": "terminal play (moves.py)",
         "bot_factories": "the game's own bots, by convention 'heuristic' (heuristic.py)",
         "search_pieces": "the search bot, make_bot('search') and SearchBot (search.py)",
+        "gpu_engine": "the GPU engine and env (the engine package's gpu module)",
     }
 
     # ---- the contract ----------------------------------------------------------------
@@ -183,6 +184,8 @@ class Game(Generic[S, C]):
             return True
         if method in _ENGINE_FUNCTIONS:
             return hasattr(getattr(self, "engine", None), _ENGINE_FUNCTIONS[method])
+        if method == "gpu_engine":
+            return self._gpu_module() is not None
         if method in _VIEW_MODULES:
             return self._has_view(_VIEW_MODULES[method])
         return False
@@ -421,6 +424,27 @@ class Game(Generic[S, C]):
         raise NotImplementedError
 
     # ---- words and pictures ---------------------------------------------------------------
+
+    def _gpu_module(self) -> str | None:
+        """The name of the engine package's `gpu` module, or None where it has none."""
+        engine = getattr(self, "engine", None)
+        if engine is None or not hasattr(engine, "__path__"):
+            return None
+        name = f"{engine.__name__}.gpu"
+        return name if importlib.util.find_spec(name) is not None else None
+
+    def gpu_engine(self) -> Any:
+        """The game's engine on a GPU (a `kanaloa_env.core.gpu.DeviceEngine`): the `ENGINE`
+        of the engine package's `gpu` module (`kanaloa_env.core.<game>.gpu`), which runs
+        the engine's own rule functions in CUDA kernels. Importing it imports no CUDA.
+
+        Raises:
+            NotImplementedError: the game has no GPU engine.
+        """
+        name = self._gpu_module()
+        if name is None:
+            raise NotImplementedError(f"{self.title} has no GPU engine (no gpu module)")
+        return importlib.import_module(name).ENGINE
 
     def action_name(self, action: int) -> str:
         """A short name of an action index, without context (e.g. "play red-7")."""

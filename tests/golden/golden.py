@@ -149,20 +149,68 @@ def _rows(state: Any, observe: Callable[..., np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def trajectories(case: Case, games: int = GAMES, first: int = 0) -> dict[str, np.ndarray]:
-    """Play `games` games of `case` (game indices `first`, ...) in one batch; the record."""
+class _Host:
+    """How `trajectories` plays a batch on the CPU engine."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def init(self, cfg: Any, games: int, seed: int, first: int) -> Any:
+        return self.game.engine.init(cfg, games, seed, first_game=first)
+
+    def step(self, state: Any, actions: np.ndarray) -> Any:
+        """Apply `actions`; return the batch as a CPU state."""
+        return self.game.step_inplace(state, actions)
+
+    def rows(self, state: Any) -> list[np.ndarray]:
+        return _rows(state, self.game.observe)
+
+
+class _Device(_Host):
+    """How `trajectories` plays a batch on the GPU engine (`kanaloa_env.core.<game>.gpu`,
+    a real device or numba-cuda's simulator): the same actions, the state and the
+    observations copied back after every step."""
+
+    def __init__(self, game: Any) -> None:
+        import importlib
+
+        super().__init__(game)
+        self.gpu = importlib.import_module(game.engine.__name__ + ".gpu")
+        self.device: Any = None
+
+    def init(self, cfg: Any, games: int, seed: int, first: int) -> Any:
+        self.device = self.gpu.init(cfg, games, seed, first_game=first)
+        return self.device.to_host()
+
+    def step(self, state: Any, actions: np.ndarray) -> Any:
+        self.gpu.step_inplace(self.device, actions)
+        return self.device.to_host()
+
+    def rows(self, state: Any) -> list[np.ndarray]:
+        def observe(_: Any, seat: np.ndarray) -> np.ndarray:
+            return self.gpu.observe(self.device, seat=seat).copy_to_host()  # type: ignore[no-any-return]
+
+        return _rows(state, observe)
+
+
+def trajectories(
+    case: Case, games: int = GAMES, first: int = 0, device: bool = False
+) -> dict[str, np.ndarray]:
+    """Play `games` games of `case` (game indices `first`, ...) in one batch; the record.
+    `device`: on the GPU engine (a real device or the simulator) instead of the CPU's."""
     from kanaloa_env.games import get_game
 
     game = get_game(case.game)
+    run = _Device(game) if device else _Host(game)
     cfg = case.config()
-    state = game.engine.init(cfg, games, case.seed, first_game=first)
+    state = run.init(cfg, games, case.seed, first)
     ids = np.arange(first, first + games)
     digests = [hashlib.blake2b(digest_size=16) for _ in range(games)]
     traces: list[list[int]] = [[] for _ in range(min(games, TRACED))]
     steps = np.zeros(games, dtype=np.int32)
     finished_at = np.full(games, -1)
     t = 0
-    for g, blocks in enumerate(zip(*_rows(state, game.observe), strict=True)):
+    for g, blocks in enumerate(zip(*run.rows(state), strict=True)):
         digests[g].update(b"".join(b.tobytes() for b in blocks))
     while True:
         live = finished_at < 0
@@ -170,9 +218,9 @@ def trajectories(case: Case, games: int = GAMES, first: int = 0) -> dict[str, np
         if not follow.any():
             break
         actions = choose(state.legal, ids, t)
-        game.step_inplace(state, actions)
+        state = run.step(state, actions)
         t += 1
-        rows = _rows(state, game.observe)
+        rows = run.rows(state)
         for g in np.flatnonzero(follow):
             data = actions[g].tobytes() + b"".join(r[g].tobytes() for r in rows)
             digests[g].update(data)

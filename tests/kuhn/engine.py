@@ -36,6 +36,7 @@ from kanaloa_env.core.batch import (
     check_positive_int,
     check_seats,
 )
+from kanaloa_env.core.fields import Field
 from kanaloa_env.core.rng import MAX_SEED, check_seed, game_keys, keys_from_generator, permutations
 
 CARD_NAMES = ("J", "Q", "K")  # K1: ranks, low to high
@@ -84,49 +85,31 @@ class Config:
             object.__setattr__(self, name, int(v))
 
 
-@dataclass(frozen=True, eq=False)
-class State(GameState):
-    """A batch of Kuhn poker games.
+FIELDS = (
+    Field("key", "uint64", (), 0, "the game's random key (the deal)"),
+    Field(
+        "cards",
+        "int8",
+        ("P",),
+        NO_CARD,
+        "each player's card 0..2 (J, Q, K); -1 where a view hides it",
+    ),
+    Field(
+        "history", "int8", (MAX_MOVES,), NO_ACTION, "the actions taken so far, -1 after the last"
+    ),
+    Field("current_player", "int8", (), -1, "seat to act, -1 once the game is over"),
+    Field("legal", "bool", ("A",), False, "legal actions of the player to act; none once over"),
+    Field("rewards", "float32", ("P",), 0, "chips won at the last step (K3)"),
+    Field("terminated", "bool", (), False, "the game is over"),
+    Field("truncated", "bool", (), False, "never (no limit)"),
+    Field("winner", "int8", (), -1, "who took the pot, -1 while the game runs"),
+)
 
-    | field | shape, dtype | meaning |
-    |---|---|---|
-    | key | (B,) uint64 | the game's random key (the deal) |
-    | cards | (B, 2) int8 | each player's card 0..2 (J, Q, K); NO_CARD where a view hides it |
-    | history | (B, 3) int8 | the actions taken so far, NO_ACTION after the last |
-    | current_player | (B,) int8 | seat to act, -1 once the game is over |
-    | legal | (B, 4) bool | legal actions of the player to act; all False once over |
-    | rewards | (B, 2) float32 | chips won at the last step (K3) |
-    | terminated, truncated | (B,) bool | the game is over / never (no limit) |
-    | winner | (B,) int8 | who took the pot, -1 while the game runs |
-    """
+
+class State(GameState, fields=FIELDS, sizes=lambda config: {"P": NUM_PLAYERS, "A": NUM_ACTIONS}):
+    """A batch of Kuhn poker games."""
 
     config: Config
-    key: np.ndarray
-    cards: np.ndarray
-    history: np.ndarray
-    current_player: np.ndarray
-    legal: np.ndarray
-    rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    winner: np.ndarray
-
-    @classmethod
-    def empty(cls, config: Config, batch_size: int) -> State:
-        """A batch of games with every array zeroed or blank (filled by `reset_games`)."""
-        B = batch_size
-        return cls(
-            config,
-            key=np.zeros(B, np.uint64),
-            cards=np.full((B, NUM_PLAYERS), NO_CARD, np.int8),
-            history=np.full((B, MAX_MOVES), NO_ACTION, np.int8),
-            current_player=np.full(B, -1, np.int8),
-            legal=np.zeros((B, NUM_ACTIONS), bool),
-            rewards=np.zeros((B, NUM_PLAYERS), np.float32),
-            terminated=np.zeros(B, bool),
-            truncated=np.zeros(B, bool),
-            winner=np.full(B, -1, np.int8),
-        )
 
     def _config_meta(self) -> dict[str, Any]:
         return {"game": "kuhn", "config": dataclasses.asdict(self.config)}
@@ -136,12 +119,6 @@ class State(GameState):
         if meta.get("game") != "kuhn":
             raise ValueError(f"not a Kuhn poker state (game {meta.get('game')!r})")
         return Config(**meta.get("config", {}))
-
-    def _check_loaded(self) -> None:
-        try:
-            check_invariants(self)
-        except InvariantError as exc:
-            raise ValueError(str(exc)) from None
 
 
 # ---- the rules ---------------------------------------------------------------------
@@ -492,6 +469,9 @@ def check_invariants(state: State) -> None:
     r = state.rewards.astype(np.float64)
     fail(np.abs(r.sum(axis=1)) < 1e-6, "K3 rewards are zero-sum")
     fail(state.terminated | (r == 0).all(axis=1), "K3 rewards only at the end")
+
+
+State.load_check = check_invariants
 
 
 def random_playthrough(

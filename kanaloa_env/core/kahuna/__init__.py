@@ -23,6 +23,8 @@ from .state import State
 from .step import step, step_inplace, validate_actions
 from .view import public_view
 
+State.load_check = check_invariants
+
 __all__ = [
     "Config",
     "InvariantError",

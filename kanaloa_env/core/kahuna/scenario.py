@@ -42,7 +42,6 @@ from .constants import (
     island_from_name,
     line_from_name,
 )
-from .setup import empty_state
 from .state import State
 
 END_REASONS = ("final_scoring", "early_end", "truncated")
@@ -221,7 +220,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         cfg = Config.from_dict(over_)
     except (ValueError, TypeError) as e:
         raise ValueError(f"scenario key 'config': {e}") from None
-    state = empty_state(cfg, 1)
+    state = State.empty(cfg, 1)
     start = _int(sc, "starting_player", 0, 1)
     if cfg.first_player != "random" and start != cfg.first_player:
         raise ValueError(

@@ -24,7 +24,6 @@ from .constants import (
     MAX_PILE,
     NO_CARD,
     NO_PLAYER,
-    NUM_ACTIONS,
     NUM_CARDS,
     NUM_ISLANDS,
     NUM_SCORINGS,
@@ -42,41 +41,6 @@ _TOP_BIT = np.uint64(63)
 
 MAX_GAME = 2**64 - 1
 """The largest game index in a stream (indices are uint64)."""
-
-
-def empty_state(config: Config, batch_size: int) -> State:
-    """A batch of zeroed arrays with the right shapes and dtypes (filled by `init`)."""
-    B = batch_size
-    z = np.zeros
-    return State(
-        config=config,
-        key=z(B, np.uint64),
-        phase=z(B, np.int8),
-        current_player=z(B, np.int8),
-        starting_player=z(B, np.int8),
-        turn=z(B, np.int16),
-        final_turns_left=z(B, np.int8),
-        handed_back=z(B, bool),
-        last_turn_skipped=z(B, bool),
-        bridges=z((B, 2), np.uint32),
-        stones=z((B, 2), np.uint16),
-        hands=z((B, 2), np.uint32),
-        known=z((B, 2), np.uint32),
-        face_up=np.full((B, ROW_SLOTS), NO_CARD, np.int8),
-        pile=np.full((B, MAX_PILE), NO_CARD, np.int8),
-        pile_size=z(B, np.int8),
-        discard_up=z(B, np.uint32),
-        discard_down=z((B, 2), np.uint32),
-        num_scorings=z(B, np.int8),
-        scorings=z((B, NUM_SCORINGS, 2), np.int8),
-        hidden_hand=z((B, 2), np.int8),
-        hidden_down=z((B, 2), np.int8),
-        winner=np.full(B, NO_PLAYER, np.int8),
-        terminated=z(B, bool),
-        truncated=z(B, bool),
-        rewards=z((B, 2), np.float32),
-        legal=z((B, NUM_ACTIONS), bool),
-    )
 
 
 def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) -> State:
@@ -127,7 +91,7 @@ def init_from_keys(config: Config, keys: np.ndarray, threads: int = 1) -> State:
         raise ValueError(
             f"keys must be a non-empty (B,) uint64 array, got {keys.dtype} {keys.shape}"
         )
-    state = empty_state(config, len(keys))
+    state = State.empty(config, len(keys))
     reset_games(state, np.arange(len(keys)), keys, threads)
     return state
 

@@ -17,6 +17,7 @@ samples = determinize(state, seats, n, rng)  # b * n states consistent with one 
 from .belief import count_deals, determinize, determinize_from_keys
 from .config import Config
 from .constants import NUM_ACTIONS, Phase, Suit
+from .invariants import check_loaded
 from .masks import legal_action_mask
 from .observation import OBS_DIM, decode, observe
 from .ocean import DEFAULT_OCEAN_DECK
@@ -24,6 +25,8 @@ from .scenario import from_scenario, to_scenario
 from .setup import init, init_from_keys, reset_games
 from .state import State
 from .step import step, step_inplace, validate_actions
+
+State.load_check = check_loaded
 
 __all__ = [
     "Config",

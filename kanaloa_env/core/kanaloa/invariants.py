@@ -186,6 +186,17 @@ def check_invariants(state: State) -> None:
     _check_phase(state, done)
 
 
+def check_loaded(state: State) -> None:
+    """What a state read from a file must pass (`State.load`): `check_invariants`, and
+    progress within `MAX_PROGRESS`, as a scenario's (`from_scenario`)."""
+    check_invariants(state)
+    far = np.flatnonzero((np.abs(state.progress.astype(np.int64)) > MAX_PROGRESS).any(axis=1))
+    if far.size:
+        raise ValueError(
+            f"progress beyond -{MAX_PROGRESS}..{MAX_PROGRESS}: games {far[:10].tolist()}"
+        )
+
+
 def _check_phase(state: State, done: np.ndarray) -> None:
     """The phase, the open trick, the player to act and the round's public record
     agree (see `check_invariants`); `done` (B,) is terminated | truncated."""

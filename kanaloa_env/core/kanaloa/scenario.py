@@ -48,7 +48,6 @@ from .constants import (
     Phase,
     card_from_name,
 )
-from .setup import empty_state
 from .state import State
 from .tricks import played_from_history
 
@@ -337,7 +336,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         raise _bad(
             "config", f"is invalid: {text[:300]}{'...' if len(text) > 300 else ''}"
         ) from None
-    state = empty_state(cfg, 1)
+    state = State.empty(cfg, 1)
     F = _read_route(sc, cfg, state)
     progress = _read_boats(sc, cfg, state, F)
 

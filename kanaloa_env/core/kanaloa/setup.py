@@ -14,8 +14,6 @@ from .constants import (
     NO_CARD,
     NO_PLAYER,
     NO_SUIT,
-    NUM_ACTIONS,
-    TRICKS_PER_ROUND,
     Pending,
     Phase,
     Suit,
@@ -27,42 +25,6 @@ _ANNOUNCE, _PLAY = int(Phase.ANNOUNCE), int(Phase.PLAY)
 _PENDING_NONE = int(Pending.NONE)
 _BLUE = int(Suit.BLUE)
 _SLOT_ORDER = 32  # where `reset_game` keeps the slot order in its work array, past the cards'
-
-
-def empty_state(config: Config, batch_size: int) -> State:
-    """A batch of zeroed arrays with the right shapes and dtypes (filled by `init`)."""
-    B, P, N = batch_size, config.num_players, config.route_cards
-    z = np.zeros
-    return State(
-        config=config,
-        key=z(B, np.uint64),
-        phase=z(B, np.int8),
-        current_player=z(B, np.int8),
-        round=z(B, np.int16),
-        starting_player=z(B, np.int8),
-        leader=z(B, np.int8),
-        trick_number=z(B, np.int8),
-        num_played=z(B, np.int8),
-        history=np.full((B, TRICKS_PER_ROUND * P), NO_CARD, np.int8),
-        played=z(B, np.uint64),
-        lead_suit=np.full(B, NO_SUIT, np.int8),
-        trump=z(B, np.int8),
-        hands=z((B, P), np.uint64),
-        tricks_won=z((B, P), np.int8),
-        announced=np.full((B, P), -1, np.int8),
-        voids=z((B, P), np.uint8),
-        route=z((B, 2 * N), np.int8),
-        present=np.ones((B, N), bool),
-        present_slots=np.full(B, (1 << N) - 1, np.uint16),
-        boat_field=z((B, P), np.int8),
-        progress=z((B, P), np.int32),
-        pending=z(B, np.int8),
-        winner=np.full(B, NO_PLAYER, np.int8),
-        terminated=z(B, bool),
-        truncated=z(B, bool),
-        rewards=z((B, P), np.float32),
-        legal=z((B, NUM_ACTIONS), bool),
-    )
 
 
 MAX_GAME = 2**64 - 1
@@ -115,7 +77,7 @@ def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) ->
 
 def init_from_keys(config: Config, keys: np.ndarray, threads: int = 1) -> State:
     """A batch of new games, one per uint64 key (see `rng.game_keys`)."""
-    state = empty_state(config, len(keys))
+    state = State.empty(config, len(keys))
     reset_games(state, np.arange(len(keys)), np.asarray(keys, dtype=np.uint64), threads)
     return state
 
@@ -225,7 +187,7 @@ def deal(keys: np.ndarray, round_: np.ndarray | int, num_players: int) -> np.nda
     """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1), for
     game keys `keys` (b,) in round `round_` (one or (b,))."""
     keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
-    state = empty_state(Config(num_players=num_players), len(keys))
+    state = State.empty(Config(num_players=num_players), len(keys))
     state.key[:] = keys
     state.round[:] = round_
     call(_deal_range, state.config.rules, state.kernel_arrays(), 0, len(keys))

@@ -1,0 +1,412 @@
+"""PPO that never leaves the GPU: the games, the opponents, the rollouts and the updates
+all on one CUDA device.
+
+    python examples/train_gpu_ppo.py --game kahuna --output-dir runs/gpu_ppo_kahuna
+
+The games are a `GpuVectorEnv` (kanaloa_env/wrappers/gpu_vector.py): `--num-envs`
+games, one learner seat each, the other seats played on the device by `--opponents`
+("random": inside the rule kernels; "self": a copy of the learner's actor, refreshed
+every `--self-play-every` updates, played as a torch policy; any other bot spec, e.g.
+"heuristic", is played on the CPU through a copy of the batch, which is correct but
+slow). The observations reach the networks without a copy (CUDA array interface);
+the actions go back the same way. A rollout is `--rollout-steps` steps of every game
+(`--num-envs * --rollout-steps` learner decisions) kept in device tensors; advantages
+by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
+(won, lost or truncated) ending its chain; the update is train_batched_ppo.py's
+(clipped policy loss, squared-error critic, entropy bonus, `--epochs` passes of
+`--minibatch`, early stop at `--target-kl`, gradients clipped to norm 1, Adam at
+`--lr` falling linearly to a tenth), on the same networks.
+
+Every `--eval-every` learner decisions the greedy actor plays `--eval-games` games
+against the opponents (slot i's first game of its own stream, the learner in seat
+i mod P) and the run saves `checkpoint.pt`; the best evaluated actor is kept in
+`best.pt` and exported at the end as `policy.npz`, a weights-only policy file
+(docs/models.md) that the arena and `make_bot` read.
+
+Ctrl-C stops at the next safe point (between updates), saves `checkpoint.pt`, exports
+the best actor so far and exits with status 130; the same command resumes from the
+checkpoint. The log (`log.txt`) gives each update's learner decisions a second,
+rollout and update included (what benchmarks/bench_gpu.py reports).
+
+It needs a CUDA GPU with numba-cuda (`pip install -e ".[gpu]"`) and a CUDA build of
+PyTorch, and refuses to start without them. The tests run it on the CPU under
+numba-cuda's simulator (NUMBA_ENABLE_CUDASIM=1 NUMBA_DISABLE_JIT=1, torch on the CPU)
+on a few games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_batched_ppo import make_nets, ppo_update, save_checkpoint  # noqa: E402
+
+from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script  # noqa: E402
+
+_TRAIN_STREAM, _EVAL_STREAM = 21, 22
+NO_GPU_EXIT = 2
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--game", default="kahuna", help="a registered game with a GPU engine")
+    p.add_argument("--num-players", type=int, default=None, help="table size (None: default)")
+    p.add_argument("--output-dir", default="runs/gpu_ppo", help="where everything is written")
+    p.add_argument("--seed", type=int, default=0, help="seed of the game streams and torch")
+    p.add_argument("--hidden", default="512,256", help="hidden layer sizes")
+    p.add_argument("--opponents", default="random", help="'random', 'self' or a bot spec")
+    p.add_argument(
+        "--self-play-every", type=int, default=10, help="updates between copies (--opponents self)"
+    )
+    p.add_argument("--timesteps", type=int, default=20_000_000, help="learner decisions")
+    p.add_argument("--num-envs", type=int, default=8192, help="games played at once")
+    p.add_argument("--rollout-steps", type=int, default=16, help="steps of every game a rollout")
+    p.add_argument("--minibatch", type=int, default=16384, help="PPO minibatch")
+    p.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
+    p.add_argument("--lr", type=float, default=3e-4, help="learning rate at the start")
+    p.add_argument("--clip", type=float, default=0.2, help="PPO ratio clip")
+    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus weight")
+    p.add_argument("--vf-coef", type=float, default=0.5, help="critic loss weight")
+    p.add_argument("--target-kl", type=float, default=0.03, help="KL that ends an update")
+    p.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
+    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
+    p.add_argument("--eval-every", type=int, default=2_000_000, help="decisions between evals")
+    p.add_argument("--eval-games", type=int, default=4096, help="games per evaluation")
+    args = p.parse_args(argv)
+    try:
+        args.hidden = layer_sizes(args.hidden, "--hidden")
+    except ValueError as exc:
+        p.error(str(exc))
+    for name in ("num_envs", "rollout_steps", "minibatch", "epochs", "eval_every", "eval_games"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.timesteps < 0 or args.self_play_every < 1:
+        p.error("--timesteps must be 0 or more and --self-play-every at least 1")
+    if not 0 < args.gamma <= 1 or not 0 <= args.gae_lambda <= 1:
+        p.error("--gamma must be in (0, 1] and --gae-lambda in [0, 1]")
+    for name in ("lr", "clip", "target_kl"):
+        if not getattr(args, name) > 0:
+            p.error(f"--{name.replace('_', '-')} must be above 0")
+    from kanaloa_env.games import get_game
+
+    try:
+        game = get_game(args.game)
+    except ValueError as exc:
+        p.error(f"--game: {exc}")
+    if not game.provides("gpu_engine"):
+        p.error(f"--game: {game.title} has no GPU engine")
+    if args.num_players is not None and args.num_players not in game.player_counts:
+        p.error(f"--num-players: {game.title} is played by {game.player_counts_text()}")
+    return args
+
+
+def torch_device() -> Any:
+    """The torch device of the run: CUDA, or the CPU under numba-cuda's simulator.
+
+    Raises:
+        SystemExit: with status 2 and what is missing, without a usable GPU.
+    """
+    import torch
+
+    from kanaloa_env.core import gpu
+
+    try:
+        gpu.cuda_module()
+    except (ModuleNotFoundError, RuntimeError) as exc:
+        print(f"train_gpu_ppo.py needs a CUDA GPU: {exc}", file=sys.stderr)
+        raise SystemExit(NO_GPU_EXIT) from None
+    if gpu.simulator():
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        print(
+            "train_gpu_ppo.py needs a CUDA GPU: this PyTorch build has no CUDA "
+            f"(torch {torch.__version__}); install a CUDA build of PyTorch",
+            file=sys.stderr,
+        )
+        raise SystemExit(NO_GPU_EXIT)
+    return torch.device("cuda")
+
+
+def stream_seed(seed: int, stream: int) -> int:
+    """The game stream of a stage (stage streams mixed with --seed)."""
+    return int(np.random.SeedSequence([seed, stream]).generate_state(1)[0])
+
+
+def sample(actor: Any, obs: Any, mask: Any, gen: Any) -> tuple[Any, Any]:
+    """Actions sampled from the masked softmax (Gumbel-max) and their log-probabilities."""
+    import torch
+
+    logp_all = torch.log_softmax(actor(obs).masked_fill(~mask, -1e9), 1)
+    u = torch.rand(logp_all.shape, generator=gen, device=obs.device).clamp_(1e-12, 1.0)
+    a = (logp_all - torch.log(-torch.log(u))).argmax(1)
+    return a, logp_all.gather(1, a[:, None])[:, 0]
+
+
+def gae(rew: Any, val: Any, done: Any, last_val: Any, gamma: float, lam: float) -> Any:
+    """(T, N) GAE advantages of T steps of N games: `rew`, `val`, `done` (T, N), `last_val`
+    (N,) the value after the last step; a game that ended (`done`) starts a new chain."""
+    import torch
+
+    adv = torch.zeros_like(rew)
+    nxt_adv = torch.zeros_like(last_val)
+    nxt_val = last_val
+    for t in range(rew.shape[0] - 1, -1, -1):
+        keep = (~done[t]).to(rew.dtype)
+        delta = rew[t] + gamma * nxt_val * keep - val[t]
+        nxt_adv = delta + gamma * lam * keep * nxt_adv
+        adv[t] = nxt_adv
+        nxt_val = val[t]
+    return adv
+
+
+class Rollout:
+    """T steps of N games in device tensors (the buffers are reused every rollout)."""
+
+    def __init__(self, env: Any, steps: int, device: Any) -> None:
+        import torch
+
+        N, T = env.num_envs, steps
+        self.env, self.steps = env, steps
+        self.obs = torch.zeros((T, N, env.engine.obs_dim), dtype=torch.float32, device=device)
+        self.mask = torch.zeros((T, N, env.engine.num_actions), dtype=torch.bool, device=device)
+        z = {"device": device}
+        self.act = torch.zeros((T, N), dtype=torch.int64, **z)
+        self.logp, self.val, self.rew = (torch.zeros((T, N), **z) for _ in range(3))
+        self.done = torch.zeros((T, N), dtype=torch.bool, **z)
+        self.won: list[float] = []
+
+    def collect(self, actor: Any, critic: Any, obs: Any, gen: Any) -> Any:
+        """Play T steps from the current observations `obs`; the observations after."""
+        import torch
+
+        for t in range(self.steps):
+            mask = self.env.action_masks()
+            with torch.no_grad():
+                a, logp = sample(actor, obs, mask, gen)
+                v = critic(obs)[:, 0]
+            self.obs[t].copy_(obs)
+            self.mask[t].copy_(mask)
+            self.act[t], self.logp[t], self.val[t] = a, logp, v
+            obs, reward, done, info = self.env.step(a)
+            self.rew[t].copy_(reward)
+            self.done[t].copy_(done)
+            if bool(done.any()):
+                self.won.extend(info["won"][done].float().tolist())
+        return obs
+
+    def batch(self, critic: Any, obs: Any, gamma: float, lam: float) -> dict[str, Any]:
+        """The rollout's transitions, flat, with advantages and returns."""
+        import torch
+
+        with torch.no_grad():
+            last = critic(obs)[:, 0]
+        adv = gae(self.rew, self.val, self.done, last, gamma, lam)
+        flat = {
+            "obs": self.obs.flatten(0, 1),
+            "mask": self.mask.flatten(0, 1),
+            "act": self.act.flatten(),
+            "logp": self.logp.flatten(),
+            "adv": adv.flatten(),
+        }
+        flat["ret"] = flat["adv"] + self.val.flatten()
+        return flat
+
+
+def evaluate(actor: Any, args: argparse.Namespace, opponents: Any, device: Any) -> float:
+    """Win rate of the greedy actor in the first game of each of `--eval-games` slots of
+    the evaluation stream, against `opponents`."""
+    import torch
+
+    from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
+
+    env = GpuVectorEnv(
+        args.eval_games,
+        game=args.game,
+        num_players=args.num_players,
+        opponents=opponents,
+        seed=stream_seed(args.seed, _EVAL_STREAM),
+        validate=False,
+    )
+    obs = env.reset()
+    won = torch.zeros(args.eval_games, dtype=torch.bool, device=device)
+    finished = torch.zeros_like(won)
+    while not bool(finished.all()):
+        with torch.no_grad():
+            a = actor(obs).masked_fill(~env.action_masks(), -torch.inf).argmax(1)
+        obs, _, done, info = env.step(a)
+        first = done & ~finished
+        won |= first & info["won"]
+        finished |= done
+    return float(won.float().mean())
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    device = torch_device()
+    import copy
+
+    import torch
+
+    from kanaloa_env.games import get_game
+    from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
+
+    game = get_game(args.game)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.output_dir, exist_ok=True)
+    log = file_log(os.path.join(args.output_dir, "log.txt"))
+    log(f"args: {json.dumps(vars(args))}; torch on {device}")
+    actor, critic = (
+        net.to(device) for net in make_nets(game.obs_dim, game.num_actions, args.hidden)
+    )
+    opt = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
+    ckpt, best_path = (os.path.join(args.output_dir, f) for f in ("checkpoint.pt", "best.pt"))
+    steps, updates, best, evals = 0, 0, -1.0, []
+    t0 = time.time()
+
+    self_copy = None
+    opponents: Any = args.opponents
+    if args.opponents == "self":
+        self_copy = copy.deepcopy(actor).requires_grad_(False)
+        opp_gen = torch.Generator(device=device).manual_seed(args.seed + 17)
+
+        def opponents(obs: Any, mask: Any) -> Any:
+            with torch.no_grad():
+                return sample(self_copy, obs, mask, opp_gen)[0]
+
+    def checkpoint() -> None:
+        save_checkpoint(
+            ckpt,
+            actor=actor.state_dict(),
+            critic=critic.state_dict(),
+            opt=opt.state_dict(),
+            steps=steps,
+            updates=updates,
+            best=best,
+            evals=evals,
+        )
+
+    def evaluation() -> None:
+        nonlocal best
+        rate = evaluate(actor, args, opponents, device)
+        evals.append([steps, rate])
+        log(f"evaluation at {steps:,} decisions: greedy won {rate:.3f} of {args.eval_games}")
+        if rate > best:
+            best = rate
+            save_checkpoint(best_path, actor=actor.state_dict(), steps=steps, win_rate=rate)
+
+    with GracefulStop() as stop:
+        if os.path.exists(ckpt):
+            saved = torch.load(ckpt, weights_only=True, map_location=device)
+            actor.load_state_dict(saved["actor"])
+            critic.load_state_dict(saved["critic"])
+            opt.load_state_dict(saved["opt"])
+            steps, updates = int(saved["steps"]), int(saved["updates"])
+            best, evals = float(saved["best"]), [list(e) for e in saved["evals"]]
+            log(f"resumed from {ckpt} at {steps:,} decisions")
+        if self_copy is not None:
+            self_copy.load_state_dict(actor.state_dict())
+        # A resumed run plays a stream of its own (new deals, not a repeat).
+        env = GpuVectorEnv(
+            args.num_envs,
+            game=game,
+            num_players=args.num_players,
+            opponents=opponents,
+            seed=stream_seed(args.seed + steps, _TRAIN_STREAM),
+            validate=False,
+        )
+        gen = torch.Generator(device=device).manual_seed(args.seed + 1 + 7919 * steps)
+        cpu_gen = torch.Generator().manual_seed(args.seed + 2 + 7919 * steps)
+        roll = Rollout(env, args.rollout_steps, device)
+        obs = env.reset()
+        next_eval = (steps // args.eval_every + 1) * args.eval_every
+        while steps < args.timesteps and not stop.requested:
+            for g in opt.param_groups:
+                g["lr"] = args.lr * (1 - 0.9 * steps / max(args.timesteps, 1))
+            tc = time.perf_counter()
+            obs = roll.collect(actor, critic, obs, gen)
+            data = roll.batch(critic, obs, args.gamma, args.gae_lambda)
+            tu = time.perf_counter()
+            st = ppo_update(actor, critic, opt, data, args, cpu_gen)
+            if device.type == "cuda":
+                torch.cuda.synchronize()
+            te = time.perf_counter()
+            n = len(data["act"])
+            steps += n
+            updates += 1
+            won = roll.won[-4096:]
+            roll.won = won
+            log(
+                f"{steps:,} decisions: {n / (te - tc):,.0f} learner decisions/s "
+                f"(rollout {tu - tc:.2f}s, update {te - tu:.2f}s); sampled play won "
+                f"{np.mean(won) if won else float('nan'):.3f} of the last {len(won)} games; "
+                + ", ".join(f"{k} {v:.4f}" for k, v in st.items())
+            )
+            if self_copy is not None and updates % args.self_play_every == 0:
+                self_copy.load_state_dict(actor.state_dict())
+            if steps >= next_eval or steps >= args.timesteps:
+                next_eval += args.eval_every
+                evaluation()
+                checkpoint()
+        if stop.requested and updates:
+            checkpoint()
+    policy = (
+        export(args, actor, game, env.num_players, best_path) if os.path.exists(best_path) else None
+    )
+    stop.exit_if_requested(
+        {
+            "checkpoint (the same command resumes)": ckpt if updates else None,
+            "policy file": policy,
+        },
+        progress=f"after {steps:,} of {args.timesteps:,} decisions",
+    )
+    wall = time.time() - t0
+    log(f"done: {steps:,} decisions in {wall:.0f} s wall; best evaluation {best:.3f}")
+    return {"policy": policy, "timesteps": steps, "best_eval": best, "wall_s": round(wall, 1)}
+
+
+def export(args: argparse.Namespace, actor: Any, game: Any, players: int, best_path: str) -> str:
+    """The best evaluated actor as a weights-only policy file, `policy.npz`; its path."""
+    import torch
+
+    from kanaloa_env.bots.policy_file import (
+        PolicyWeights,
+        make_metadata,
+        save_policy,
+        sequential_layers,
+    )
+
+    saved = torch.load(best_path, weights_only=True, map_location="cpu")
+    best = copy_to_cpu(actor)
+    best.load_state_dict(saved["actor"])
+    training = {
+        "recipe": "examples/train_gpu_ppo.py",
+        "command": "python examples/train_gpu_ppo.py " + " ".join(sys.argv[1:]),
+        "seed": args.seed,
+        "timesteps": int(saved["steps"]),
+        "method": f"PPO on the GPU against {args.opponents} opponents",
+    }
+    meta = make_metadata(players, args.hidden, "relu", training, game=game)
+    path = os.path.join(args.output_dir, "policy.npz")
+    save_policy(path, PolicyWeights(meta, sequential_layers(best)))
+    return path
+
+
+def copy_to_cpu(net: Any) -> Any:
+    """A copy of a torch module on the CPU."""
+    import copy
+
+    return copy.deepcopy(net).to("cpu")
+
+
+if __name__ == "__main__":
+    run_script(main)

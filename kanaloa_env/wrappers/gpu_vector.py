@@ -1,0 +1,305 @@
+"""A vector env on the GPU for PyTorch users: N games, one learner seat each, the
+opponents played on the device, observations and rewards handed over as tensors.
+
+```python
+import torch
+from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
+
+env = GpuVectorEnv(65536, game="kahuna", opponents="random", seed=0)
+obs = env.reset()                         # (N, obs_dim) float32 CUDA tensor
+while training:
+    mask = env.action_masks()             # (N, A) bool tensor
+    actions = policy(obs, mask)           # (N,) int64 CUDA tensor
+    obs, reward, done, info = env.step(actions)
+```
+
+The games are a `kanaloa_env.core.gpu.DeviceState` (the game's `gpu_engine()`); one
+`step(actions)` runs on the device:
+
+1. the learner actions are applied in every game (one thread a game, the game's own
+   rule function; checked against the masks first unless `validate=False`);
+2. the opponents play up to each learner's next decision: `"random"` opponents
+   inside one kernel (a uniformly random legal action, drawn from a hash of the
+   game's key and a counter: the same actions on any device and batch size); a torch
+   policy `opponent(obs, mask) -> actions` in rounds, each round encoding the
+   positions of the games whose opponent is to act, asking the policy for all games
+   at once and applying its actions where an opponent was to act; a CPU bot (any
+   `kanaloa_env.bots.make_bot` spec other than "random", e.g. "heuristic") through a
+   copy of the batch to the host in each round, for evaluation rather than speed;
+3. a game that ended reports its end in `info` and starts again in place: slot `i`'s
+   `k`-th game is game `k * N + i` of the stream `seed` (`rng.game_keys`), its learner
+   in seat `game % P` (`learner_seat="rotate"`) or the given seat.
+
+The learner's reward is its seat's reward (R10, K10.1) accumulated over its own step
+and the opponents' steps that followed. The returned tensors are the env's buffers
+(no copy): the next `step` overwrites them, so clone what must be kept. Without a
+GPU it runs under numba-cuda's simulator with CPU tensors (`kanaloa_env.core.gpu`),
+for tests on small batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core import gpu
+from ..core.batch import check_positive_int
+from ..core.rng import check_seed, seed_base
+from ..games import get_game
+from ..games.protocol import Game
+
+# Columns of the env's report buffer (`gpu_kernels`: learner_step, advance, collect).
+_REWARD, _TERMINATED, _TRUNCATED, _WON, _RETURN, _LENGTH, _ENDED = range(7)
+MAX_ROUNDS = 10_000
+"""Rounds of a torch or CPU opponent per step at most (a guard against a policy loop)."""
+
+Opponent = str | Callable[[Any, Any], Any] | Any
+
+
+class GpuVectorEnv:
+    """N games on the GPU, one learner seat each, opponents played on the device.
+
+    Args:
+        num_envs: N, the games played at once.
+        config: the game's `Config`, a dict of its fields, or None (defaults).
+        game: a game name or `Game` with a GPU engine (`Game.gpu_engine`).
+        num_players: the table size; must agree with `config`.
+        opponents: `"random"` (inside the kernels), a torch policy
+            `opponent(obs, mask) -> actions` ((N, obs_dim) float32 and (N, A) bool
+            tensors of the players to act; (N,) integer actions, read where an
+            opponent is to act), or any other `make_bot` spec ("heuristic", a policy
+            file), played on the CPU through a copy of the batch.
+        learner_seat: `"rotate"` (game `k` of the stream: seat `k % P`) or a seat.
+        seed: the stream of the games (0..2**64-1).
+        validate: check the learner's actions against the masks in every step (one
+            copy of a count to the host); False for actions sampled from the masks.
+        **options: further config fields.
+
+    Raises:
+        TypeError / ValueError: a bad argument, naming it.
+        ModuleNotFoundError / RuntimeError: no numba-cuda, or no GPU (`core.gpu`).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        config: Any = None,
+        *,
+        game: str | Game[Any, Any] | None = None,
+        num_players: int | None = None,
+        opponents: Opponent = "random",
+        learner_seat: str | int = "rotate",
+        seed: int = 0,
+        validate: bool = True,
+        **options: Any,
+    ) -> None:
+        self.num_envs = check_positive_int(num_envs, "num_envs")
+        self.game = get_game(game)
+        self.config = self.game.make_config(config, num_players, **options)
+        self.num_players = self.game.num_players_of(self.config)
+        self.engine = self.game.gpu_engine()
+        if learner_seat == "rotate":
+            self._seat = -1
+        elif (
+            isinstance(learner_seat, (int, np.integer))
+            and not isinstance(learner_seat, bool)
+            and 0 <= learner_seat < self.num_players
+        ):
+            self._seat = int(learner_seat)
+        else:
+            raise ValueError(
+                f"learner_seat must be 'rotate' or a seat in 0..{self.num_players - 1}, "
+                f"got {learner_seat!r}"
+            )
+        self.learner_seat = learner_seat
+        self.seed = check_seed(seed)
+        self.validate = bool(validate)
+        self.opponents = opponents
+        self._random = isinstance(opponents, str) and opponents == "random"
+        self._bot: Any = None
+        self._policy: Callable[[Any, Any], Any] | None = None
+        if not self._random:
+            if callable(opponents) and not hasattr(opponents, "act"):
+                self._policy = opponents
+            else:
+                from ..bots.registry import make_bot
+
+                self._bot = make_bot(opponents, game=self.game)
+        self.state: gpu.DeviceState | None = None
+
+    # ---- the episode API ------------------------------------------------------------
+
+    def reset(self, seed: int | None = None) -> Any:
+        """Start N new games (games 0..N-1 of the stream) and play the opponents up to
+        each learner's first decision; the (N, obs_dim) float32 learner observations."""
+        if seed is not None:
+            self.seed = check_seed(seed)
+        cuda = gpu.cuda_module()
+        N, P = self.num_envs, self.num_players
+        ids = np.arange(N, dtype=np.int64)
+        self.state = self.engine.init(self.config, N, self.seed)
+        seats = ids % P if self._seat < 0 else np.full(N, self._seat)
+        self._learner = cuda.to_device(seats.astype(np.int8))
+        self._acc = cuda.to_device(np.zeros(N, np.float32))
+        self._ret = cuda.to_device(np.zeros(N, np.float32))
+        self._length = cuda.to_device(np.zeros(N, np.int32))
+        self._draws = cuda.to_device(np.zeros(N, np.int64))
+        self._next_id = cuda.to_device(ids + N)
+        self._pending = cuda.to_device(np.zeros(N, bool))
+        self._out = cuda.to_device(np.zeros((N, 7), np.float32))
+        self._obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
+        self._opp_obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
+        self._bot_rng = np.random.default_rng(self.seed)
+        self._play_opponents()
+        if self._out.copy_to_host()[:, _ENDED].any():
+            raise RuntimeError("a game ended before the learner's first decision")
+        return self._observe()
+
+    def action_masks(self) -> Any:
+        """(N, A) bool tensor: the learner's legal actions (the state's mask itself)."""
+        return gpu.as_torch(self._require().legal)
+
+    def observations(self) -> Any:
+        """(N, obs_dim) float32 tensor: the learner observations of the current games."""
+        self._require()
+        return self._observe()
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
+        """Apply the learner actions, play the opponents, restart finished games.
+
+        Args:
+            actions: (N,) integer actions, a tensor (on the device: no copy) or array.
+
+        Returns:
+            `(obs, reward, done, info)`: (N, obs_dim) float32 observations (of the new
+            game where one ended), (N,) float32 rewards, (N,) bool ended games, and
+            `info` with (N,) tensors `terminated`, `truncated`, `won` (the learner won
+            the game that ended), `episode_return` and `episode_length` (learner
+            decisions), each meaningful where `done`.
+
+        Raises:
+            TypeError / ValueError: actions of the wrong type or shape, or illegal
+                (with `validate`): nothing is applied then.
+            RuntimeError: a game did not come back to its learner (a bug).
+        """
+        state = self._require()
+        a = gpu.from_torch(actions) if _is_tensor(actions) else actions
+        if self.validate:
+            a = self.engine.validate_actions(state, a)
+        else:
+            a = self.engine._device_actions(state, a)
+        k = self.engine.kernels()
+        gpu.launch(
+            k.learner_step,
+            self.num_envs,
+            state.rules,
+            state.arrays,
+            a,
+            self._learner,
+            self._acc,
+            self._length,
+            self._out,
+        )
+        self._play_opponents()
+        gpu.launch(gpu.kernels().collect, self.num_envs, self._acc, self._ret, self._out)
+        out = gpu.as_torch(self._out)
+        info = {
+            "terminated": out[:, _TERMINATED] > 0,
+            "truncated": out[:, _TRUNCATED] > 0,
+            "won": out[:, _WON] > 0,
+            "episode_return": out[:, _RETURN],
+            "episode_length": out[:, _LENGTH],
+        }
+        return self._observe(), out[:, _REWARD], out[:, _ENDED] > 0, info
+
+    @property
+    def learner_seats(self) -> Any:
+        """(N,) int8 tensor: each game's learner seat."""
+        self._require()
+        return gpu.as_torch(self._learner)
+
+    # ---- internals ------------------------------------------------------------------
+
+    def _require(self) -> gpu.DeviceState:
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        return self.state
+
+    def _observe(self) -> Any:
+        self.engine.observe(self._require(), seat=self._learner, out=self._obs)
+        return gpu.as_torch(self._obs)
+
+    def _play_opponents(self) -> None:
+        """Advance every game to its learner's next decision (restarting ended games)."""
+        state = self._require()
+        cuda = gpu.cuda_module()
+        k = self.engine.kernels()
+        N = self.num_envs
+        for _ in range(MAX_ROUNDS):
+            count = cuda.to_device(np.zeros(2, np.int64))
+            gpu.launch(
+                k.advance,
+                N,
+                state.rules,
+                state.arrays,
+                self._learner,
+                self._acc,
+                self._ret,
+                self._length,
+                self._draws,
+                self._next_id,
+                self._out,
+                self._pending,
+                count,
+                np.uint64(seed_base(self.seed)),
+                np.int64(N),
+                np.int64(self._seat),
+                self._random,
+            )
+            pending, stuck = count.copy_to_host()
+            if stuck:
+                raise RuntimeError(f"{stuck} games did not come back to their learner")
+            if pending == 0:
+                return
+            actions = self._opponent_actions(state)
+            gpu.launch(
+                k.opponents_step,
+                N,
+                state.rules,
+                state.arrays,
+                actions,
+                self._pending,
+                self._learner,
+                self._acc,
+            )
+        raise RuntimeError(f"the opponents took more than {MAX_ROUNDS} rounds in one step")
+
+    def _opponent_actions(self, state: gpu.DeviceState) -> Any:
+        """(N,) device actions of the opponents to act (read where `_pending`)."""
+        if self._policy is not None:
+            obs = gpu.as_torch(self.engine.observe(state, out=self._opp_obs))
+            got = self._policy(obs, gpu.as_torch(state.legal))
+            actions = gpu.from_torch(got) if _is_tensor(got) else gpu.to_device_array(got)
+            shape, kind = tuple(actions.shape), np.dtype(actions.dtype).kind
+            if shape != (self.num_envs,) or kind not in "iu":
+                raise ValueError(
+                    f"the opponent policy must return ({self.num_envs},) integer actions, "
+                    f"got {actions.dtype} {tuple(actions.shape)}"
+                )
+            bad = gpu.kernels().count_illegal_where(actions, state.legal, self._pending)
+            if bad:
+                raise ValueError(f"the opponent policy chose {bad} illegal actions")
+            return actions
+        from ..bots.call import bot_actions
+
+        host = state.to_host()
+        rows = np.flatnonzero(self._pending.copy_to_host())
+        actions = np.zeros(self.num_envs, np.int64)
+        actions[rows] = bot_actions(self._bot, self.game, host, self._bot_rng, rows=rows)
+        return gpu.to_device_array(actions)
+
+
+def _is_tensor(value: object) -> bool:
+    return type(value).__module__.startswith("torch")

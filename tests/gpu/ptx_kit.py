@@ -1,0 +1,109 @@
+"""Compiling the GPU kernels to PTX on a machine without a GPU: what a real device
+would compile, short of loading it, so that a rule function that does not compile for
+CUDA (an allocation, an exception, a Python object) fails here and not on the device.
+
+numba-cuda asks the driver for the device's compute capability when it compiles a
+device function and asks NVRTC for the architectures it supports; neither exists
+without a GPU and the CUDA runtime, so both answers are given here (compute
+capability 9.0, an H100) and NVVM and libdevice are taken from the CUDA toolkit
+(`CUDA_HOME`, default /usr/local/cuda). `find_toolkit` says whether they are there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+CC = (9, 0)
+
+
+def find_toolkit() -> Path | None:
+    """The CUDA toolkit folder holding libNVVM and libdevice, or None."""
+    root = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    nvvm = list(root.glob("nvvm/lib64/libnvvm.so*")) + list(root.glob("lib*/libnvvm.so*"))
+    libdevice = list(root.glob("nvvm/libdevice/libdevice*.bc"))
+    return root if nvvm and libdevice else None
+
+
+def patch_for_no_device(root: Path) -> None:
+    """Let numba-cuda compile device code with no GPU, driver nor NVRTC (see above)."""
+    import numba.cuda.cudadrv.libs as libs
+    import numba.cuda.cudadrv.nvrtc as nvrtc
+    import numba.cuda.cudadrv.nvvm as nvvm
+    import numba.cuda.dispatcher as dispatcher
+
+    class _Device:
+        compute_capability = CC
+
+    libdevice = str(next(root.glob("nvvm/libdevice/libdevice*.bc")))
+    dispatcher.get_current_device = lambda: _Device()  # type: ignore[attr-defined]
+    nvrtc.get_supported_ccs = lambda: (CC,)
+    libs.get_libdevice = lambda: libdevice
+    nvvm.get_libdevice = libs.get_libdevice
+
+
+def compile_ptx(kernel: Any, argtypes: tuple[Any, ...]) -> str:
+    """The PTX of CUDA kernel `kernel` (a `cuda.jit` dispatcher) for `argtypes`."""
+    from numba import cuda
+
+    ptx, _ = cuda.compile_ptx(kernel.py_func, argtypes, cc=CC)
+    return ptx  # type: ignore[no-any-return]
+
+
+def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:
+    """The GPU kernels by name, each with the argument types a launch gives it: the
+    engines' (step, reset, observe, both games) and the shared small ones; with `env`
+    also the vector env's and the benchmark's (another minute or more of compiling)."""
+    import numba
+    from numba import types
+
+    from kanaloa_env.core import gpu_kernels
+    from kanaloa_env.core.kahuna import Config as KahunaConfig
+    from kanaloa_env.core.kahuna import gpu as kahuna_gpu
+    from kanaloa_env.core.kahuna import init as kahuna_init
+    from kanaloa_env.core.kanaloa import Config, init
+    from kanaloa_env.core.kanaloa import gpu as kanaloa_gpu
+
+    i64, f32, b1, u64, i8, i32 = (
+        types.int64,
+        types.float32,
+        types.boolean,
+        types.uint64,
+        types.int8,
+        types.int32,
+    )
+    out: dict[str, tuple[Any, tuple[Any, ...]]] = {}
+    engines = (
+        (kanaloa_gpu.ENGINE, Config(num_players=5, nil_announcement=True), init),
+        (kahuna_gpu.ENGINE, KahunaConfig(), kahuna_init),
+    )
+    for engine, cfg, make in engines:
+        state = make(cfg, 2)
+        c = numba.typeof(cfg._rules)
+        s = numba.typeof(state.kernel_type(**state.arrays()))
+        k = gpu_kernels.GameKernels(engine)
+        sigs: dict[str, tuple[Any, ...]] = {
+            "step": (c, s, i64[::1], i64),
+            "reset": (c, s, i64[::1], u64[::1], i64),
+            "observe": (c, s, i64[::1], b1, f32[:, ::1], i64),
+        }
+        if env:
+            sigs["learner_step"] = (c, s, i64[::1], i8[::1], f32[::1], i32[::1], f32[:, ::1], i64)
+            sigs["advance"] = (
+                *(c, s, i8[::1], f32[::1], f32[::1], i32[::1], i64[::1], i64[::1]),
+                *(f32[:, ::1], b1[::1], i64[::1], u64, i64, i64, b1, i64),
+            )
+            sigs["opponents_step"] = (c, s, i64[::1], b1[::1], i8[::1], f32[::1], i64)
+            sigs["random_play"] = (c, s, i64[::1], i64[::1], u64, i64, f32[:, ::1], b1, i64, i64)
+        for name, sig in sigs.items():
+            out[f"{engine.name}.{name}"] = (getattr(k, name), sig)
+    out["fill.bool"] = (gpu_kernels.fill, (b1[::1], b1, i64))
+    out["fill.uint64"] = (gpu_kernels.fill, (u64[::1], u64, i64))
+    out["collect"] = (gpu_kernels.collect, (f32[::1], f32[::1], f32[:, ::1], i64))
+    out["illegal"] = (gpu_kernels._illegal, (i64[::1], b1[:, ::1], i8[::1], i8, i64[::1], i64))
+    out["illegal_where"] = (
+        gpu_kernels._illegal_where,
+        (i64[::1], b1[:, ::1], b1[::1], i64[::1], i64),
+    )
+    return out
