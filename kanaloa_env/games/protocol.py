@@ -36,7 +36,7 @@ from ..core.batch import GameState
 if TYPE_CHECKING:
     from .search import SearchGame
 
-__all__ = ["Game", "Move"]
+__all__ = ["Game", "Move", "Region"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +46,29 @@ class Move:
     number: int
     action: int
     label: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Region:
+    """A part of the game's picture (`Game.render_rgb`) that stands for one legal action,
+    so that a page can make it clickable (`kanaloa_env.web`).
+
+    Attributes:
+        action: the action the region plays.
+        shape: "rect" (`points` are the corners (x0, y0) and (x1, y1)), "polygon" (its
+            corners) or "line" (a polyline `width` pixels wide, e.g. a bridge).
+        points: pixel coordinates on the (H, W) picture, x to the right and y down.
+        width: the width of a "line"; 0 for the other shapes.
+
+    Several regions may share an action (two cards of a kind in a hand), and several
+    actions may share a region (a bridge paid for with one card or another): a page
+    then asks which.
+    """
+
+    action: int
+    shape: str
+    points: tuple[tuple[float, float], ...]
+    width: float = 0.0
 
 
 S = TypeVar("S", bound=GameState)
@@ -67,6 +90,7 @@ _VIEW_MODULES = {
     "describe_step": "describe",
     "render_text": "text",
     "render_rgb": "image",
+    "action_regions": "image",
     "legal_moves": "moves",
     "parse_move": "moves",
     "move_help": "moves",
@@ -153,6 +177,7 @@ class Game(Generic[S, C]):
         "random_playthrough": "random games under the invariant checker",
         "render_text": "render modes 'ansi' and 'human', terminal play, replay (text.py)",
         "render_rgb": "render mode 'rgb_array', pictures and GIFs (image.py)",
+        "action_regions": "clickable pictures in the web page (image.py)",
         "describe_action": "terminal play (describe.py)",
         "describe_step": "terminal play, replay (describe.py)",
         "legal_moves": "terminal play (moves.py)",
@@ -480,6 +505,12 @@ class Game(Generic[S, C]):
     def render_rgb(self, state: S, i: int = 0, seat: int | None = None) -> np.ndarray:
         """Game `i` as an (H, W, 3) uint8 picture."""
         return self._view("image").render_rgb(state, i, seat)  # type: ignore[no-any-return]
+
+    def action_regions(self, state: S, i: int = 0, seat: int | None = None) -> list[Region]:
+        """The parts of `render_rgb(state, i, seat)` that stand for the legal actions of
+        game `i`'s player to act (none when `seat` is another player or the game is
+        over); actions without a place on the picture (a yes/no choice) have none."""
+        return self._view("image").action_regions(state, i, seat)  # type: ignore[no-any-return]
 
     def legal_moves(self, state: S, color: bool = False) -> list[Move]:
         """The legal moves of game 0's player to act, numbered for a human (terminal play)."""
