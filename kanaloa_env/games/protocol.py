@@ -100,6 +100,10 @@ _VIEW_MODULES = {
     "search_pieces": "search",
 }
 
+# View functions added to a module after games were written for it: a game provides one
+# only if its module defines it (checking imports the module).
+_LATER_VIEW_FUNCTIONS = frozenset({"action_regions"})
+
 
 class Game(Generic[S, C]):
     """One game's implementation of the protocol (subclass it).
@@ -209,7 +213,10 @@ class Game(Generic[S, C]):
         if method in _ENGINE_FUNCTIONS:
             return hasattr(getattr(self, "engine", None), _ENGINE_FUNCTIONS[method])
         if method in _VIEW_MODULES:
-            return self._has_view(_VIEW_MODULES[method])
+            module = _VIEW_MODULES[method]
+            if method in _LATER_VIEW_FUNCTIONS:  # the module may predate the function
+                return self._has_view(module) and hasattr(self._view(module), method)
+            return self._has_view(module)
         return False
 
     def missing_pieces(self) -> list[str]:

@@ -34,7 +34,6 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -92,6 +91,34 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise WebError("the request must be a JSON object")
     return obj
+
+
+def _host_name(header: str) -> str:
+    """The host of a `Host` header without its port ("[::1]:8000" -> "::1")."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]")[0]
+    return header.split(":")[0]
+
+
+class _HostCheck:
+    """Refuse requests whose `Host` is not one the server listens as (DNS rebinding: a
+    page of another site whose name resolves to this machine)."""
+
+    def __init__(self, app: Any, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self.any = "*" in allowed_hosts
+        self.allowed = {h.strip("[]").lower() for h in allowed_hosts}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self.any:
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if _host_name(host) not in self.allowed:
+                await _error(400, f"this server does not answer to host {host!r}")(
+                    scope, receive, send
+                )
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] = ("*",)) -> Any:
@@ -265,7 +292,7 @@ def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] 
         Route("/api/session/{sid}/record", guarded(record)),
         Mount("/static", StaticFiles(directory=_static_dir()), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
+    middleware = [Middleware(_HostCheck, allowed_hosts=list(allowed_hosts))]
     app = Starlette(routes=routes, middleware=middleware)
     app.state.store = store
     app.state.catalogue = cat

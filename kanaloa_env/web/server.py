@@ -32,8 +32,9 @@ def exposure_warning(host: str, port: int, record_dirs: Sequence[str]) -> str | 
     if _is_loopback(host):
         return None
     folders = ", ".join(record_dirs) if record_dirs else "none given"
+    where = f"{host}:{port}" if port else f"{host} (a free port)"
     return (
-        f"WARNING: listening on {host}:{port}, not only on this machine: anyone who can reach "
+        f"WARNING: listening on {where}, not only on this machine: anyone who can reach "
         "that address can, without any login, play and watch games here (using this "
         "machine's CPU), read every record file (*.jsonl) in the --records folders "
         f"({folders}) and download the records of the games played. Use --host 127.0.0.1 "
@@ -97,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         catalogue = Catalogue.from_paths(args.policy, args.records)
     except ValueError as e:
         ap.error(str(e))
+    warning = exposure_warning(args.host, args.port, args.records)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     try:
         sock = socket.create_server(
             (args.host, args.port), family=socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -109,9 +113,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not local and args.host not in ("0.0.0.0", "::"):
         hosts = [args.host, *_LOCAL]
     app = create_app(catalogue, allowed_hosts=hosts)
-    warning = exposure_warning(args.host, port, args.records)
-    if warning:
-        print(warning, file=sys.stderr, flush=True)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     if args.host in ("0.0.0.0", "::"):
         shown = "127.0.0.1" if args.host == "0.0.0.0" else "[::1]"

@@ -19,7 +19,8 @@ poker, `tests/kuhn/`). For each game, with its default config:
 - random playthroughs under the invariant checker, which catches broken states;
 - every bot of `bots.bot_names(game)` playing legally in the arena (the search
   bot at a tiny budget), its games saved as records that replay;
-- records and replay, terminal play and the words of its views.
+- records and replay, terminal play and the words of its views;
+- the clickable regions of its picture (`Game.action_regions`): legal moves, on the picture.
 
 Optional pieces a game does not provide (`Game.provides`) are skipped, with the
 reason. Run it for one game with `python -m pytest tests/conformance -k kuhn`.
@@ -578,3 +579,28 @@ def test_moves_and_words_at_every_kind_of_position(game: Game[Any, Any]) -> None
         with pytest.raises(ValueError):
             game.parse_move("zz-no-such-move", one)
         assert game.turn_prompt(one)
+
+
+def test_action_regions_are_legal_moves_on_the_picture(game: Game[Any, Any]) -> None:
+    require(game, "action_regions", "render_rgb")
+    pos = positions(game, 12, seed=4)
+    H, W = game.render_rgb(pos.take([0]), 0).shape[:2]
+    P = pos.num_players
+    seen = 0
+    for i in np.flatnonzero(~pos.done):
+        one = pos.take([int(i)])
+        to_act = int(one.current_player[0])
+        regions = game.action_regions(one, 0)
+        assert regions == game.action_regions(one, 0, to_act)
+        for r in regions:
+            assert one.legal[0, r.action], r
+            assert r.shape in ("rect", "polygon", "line")
+            assert len(r.points) >= 2 and (r.width > 0) == (r.shape == "line")
+            xs, ys = zip(*r.points, strict=True)
+            assert 0 <= min(xs) <= max(xs) <= W and 0 <= min(ys) <= max(ys) <= H, r
+        seen += len(regions)
+        # Another seat's picture shows another hand: nothing of it is the mover's to click.
+        assert game.action_regions(one, 0, (to_act + 1) % P) == [] or P == 1
+    assert seen > 0 and pos.done.any()
+    for i in np.flatnonzero(pos.done):
+        assert game.action_regions(pos.take([int(i)]), 0) == []
