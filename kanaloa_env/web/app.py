@@ -154,7 +154,8 @@ def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] 
         return store.get(request.path_params["sid"])
 
     def opened(s: Session) -> dict[str, Any]:
-        return {"info": s.info(), "view": s.view(), "log": s.log}
+        # A replay starts at its first position; a game at its latest.
+        return {"info": s.info(), "view": s.view(0 if s.kind == "replay" else None), "log": s.log}
 
     async def index(request: Request) -> Response:
         return FileResponse(f"{_static_dir()}/index.html", media_type="text/html")

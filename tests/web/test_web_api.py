@@ -308,7 +308,10 @@ def test_a_bad_uploaded_record_is_a_message(client: Client, text: str, message: 
 def test_an_uploaded_record_replays(client: Client) -> None:
     r = client.post("/api/replay", {"text": _good_record(), "name": "up.jsonl"})
     assert r.status == 200, r.text
-    assert r.json()["view"]["done"] and r.json()["info"]["kind"] == "replay"
+    data = r.json()
+    assert data["info"]["kind"] == "replay" and data["view"]["step"] == 0
+    end = client.get(f"/api/session/{data['info']['session']}/view").json()
+    assert end["done"] and end["step"] == end["last"] == len(data["log"])
 
 
 # ---- the command line ---------------------------------------------------------------------
