@@ -410,3 +410,20 @@ def test_another_host_is_warned_about_before_anything_listens() -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("WARNING: listening on 192.0.2.1 (a free port), not only")
     assert "without any login" in proc.stderr and "cannot listen on 192.0.2.1" in proc.stderr
+
+
+def test_the_web_layer_imports_no_game_internals() -> None:
+    # Everything game-specific comes through the protocol: no engine, no game's package.
+    import ast
+
+    for path in sorted((ROOT / "kanaloa_env" / "web").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                name = "." * node.level + (node.module or "")
+            elif isinstance(node, ast.Import):
+                name = ",".join(a.name for a in node.names)
+            else:
+                continue
+            for bad in ("..core", "kanaloa_env.core", "..games.", "kanaloa_env.games."):
+                assert not name.startswith(bad) or name == "..games.protocol", (path.name, name)

@@ -199,13 +199,13 @@ def test_a_whole_game_played_by_clicking_agrees_with_the_engine(
     g = get_game(game)
     names = [f"player_{p}" + (" (you)" if p == 1 else "") for p in range(players)]
     log = pg.eval_on_selector_all(
-        "#log li", "ls => ls.map(l => [l.querySelector('.who').textContent, "
-        "l.querySelector('.lines').textContent])"
+        "#log li", "ls => ls.map(l => [Number(l.dataset.player), "
+        "[...l.querySelectorAll('.line')].map(d => d.textContent)])"
     )  # fmt: skip
     assert len(log) == len(steps)
-    for (who, lines), s in zip(log, steps, strict=True):
-        assert who == f"player_{int(s.before.current_player[0])}: "
-        assert lines == " ".join(describe_step(s.before, s.decision.action, s.after, names=names))
+    for (player, lines), s in zip(log, steps, strict=True):
+        assert player == int(s.before.current_player[0])
+        assert lines == describe_step(s.before, s.decision.action, s.after, names=names)
     end = steps[-1].after
     ranking = pg.eval_on_selector_all(
         "#ranking tbody tr", "rs => rs.map(r => [Number(r.dataset.seat), Number(r.dataset.rank)])"
@@ -237,9 +237,7 @@ def test_a_record_is_watched_step_by_step(page: Any, record_dir: Path) -> None:
     pg.select_option("#view-seat", "1")
     _idle(pg)
     assert pg.text_content("#text") == g.render_text(states[3], 0, color=False, seat=1, legal=False)
-    pg.eval_on_selector(
-        "#slider", "s => { s.value = '40'; s.dispatchEvent(new Event('input')); }"
-    )
+    pg.eval_on_selector("#slider", "s => { s.value = '40'; s.dispatchEvent(new Event('input')); }")
     _idle(pg)
     assert pg.inner_text("#where") == f"Step 40 of {last}."
     assert pg.eval_on_selector_all("#log li.future", "ls => ls.length") == last - 40

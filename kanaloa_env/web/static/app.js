@@ -219,9 +219,8 @@ function addLog(entries) {
   const list = $("log");
   for (const e of entries) {
     ui.log.push(e);
-    const who = ui.info.players[e.player] ? `player_${e.player}` : `player ${e.player}`;
-    const li = el("li", { "data-step": e.step, "data-action": e.action });
-    li.append(el("span", { class: "who" }, `${who}: `), el("span", { class: "lines" }, e.lines.join(" ")));
+    const li = el("li", { "data-step": e.step, "data-player": e.player, "data-action": e.action });
+    for (const line of e.lines) li.append(el("div", { class: "line" }, line));
     li.addEventListener("click", () => {
       if (ui.info.kind !== "play") guard(() => goto(e.step + 1));
     });
