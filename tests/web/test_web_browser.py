@@ -290,3 +290,22 @@ def test_a_live_game_among_bots_runs_and_pauses(page: Any) -> None:
     pg.wait_for_timeout(600)
     assert pg.eval_on_selector_all("#log li", "ls => ls.length") == n
     assert pg.inner_text("#where") == f"Step {n} of {n}."
+
+
+def test_the_web_benchmark_runs_at_a_tiny_size(browser: Any) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/bench_web.py", "--games", "kahuna", "--moves", "2"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [ln.split() for ln in proc.stdout.splitlines() if ln.startswith("  ")]
+    assert [r[0] for r in rows] == ["server", "picture", "click"]
+    assert all(float(r[r.index("median") + 1]) > 0 for r in rows)
