@@ -423,6 +423,25 @@ class Game(Generic[S, C]):
         the mean of their places (for ratings and mean ranks)."""
         raise NotImplementedError
 
+    def state_vector(self, state: S) -> np.ndarray:
+        """(B, P * obs_dim) float32: the whole of each game as one vector, for centralised
+        critics (MAPPO, RLlib's centralized-critic pattern; the AEC env's `state()`).
+
+        Block `p` (columns `p * obs_dim` to `(p + 1) * obs_dim`) is player `p`'s
+        observation (`observe(state, seat=p)`, the game's observation layout), in seat
+        order. Together the blocks hold every hand and everything any player knows; what
+        no player knows is future chance (the order of the undealt cards or the pile),
+        which is not part of the state. Within `state_bounds`.
+        """
+        P = int(state.num_players)
+        return np.concatenate([self.observe(state, seat=p) for p in range(P)], axis=1)
+
+    def state_bounds(self, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+        """(P * obs_dim,) float32 low and high of `state_vector` at a table of `num_players`:
+        the observation's bounds once per player."""
+        low, high = self.observation_bounds()
+        return np.tile(low, num_players), np.tile(high, num_players)
+
     def game_summary(self, state: S) -> dict[str, np.ndarray]:
         """Per-game figures of finished games worth a column in tournament results,
         each a (B,) or (B, P) array (e.g. rounds played, boat progress)."""

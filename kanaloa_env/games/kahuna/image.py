@@ -442,8 +442,7 @@ def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Re
         return []
     regions = []
     hand = cards.islands_of(int(state.hands[g, shown]))
-    for a in np.flatnonzero(state.legal[g]):
-        a = int(a)
+    for a in map(int, np.flatnonzero(state.legal[g])):
         kind = int(ACTION_KIND[a])
         if kind in (Kind.PLACE, Kind.REMOVE):
             regions.append(Region(a, "line", _between_rims(int(ACTION_LINE[a])), 16.0))
