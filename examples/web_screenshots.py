@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 # Which move to click at each of the human's first decisions: the n-th legal move (mod the count).
-GAMES = {"kanaloa": (4, [2, 0, 1]), "kahuna": (2, [0, 3, 1, 0])}
+GAMES = {"kanaloa": (4, [2, 0, 1]), "kahuna": (2, [0, 3])}
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
