@@ -11,7 +11,6 @@ uvicorn. The page (`static/`) talks to these routes only:
 | `POST /api/live` | a game among bots: the same without `seat` |
 | `POST /api/replay` | a record: `{folder, path, index}` (a listed file) or `{text, name, index}` |
 | `GET /api/session/{id}/view?step=&seat=` | one position: text, moves, regions, result |
-| `GET /api/session/{id}/log?since=` | the move log from entry `since` |
 | `POST /api/session/{id}/move` | the human's move `{action, step}`, then the bots' |
 | `POST /api/session/{id}/advance` | one bot move of a live game |
 | `GET /api/session/{id}/image.png?step=&seat=` | the game's picture of a position |
@@ -220,12 +219,6 @@ def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] 
 
         return JSONResponse(await run_in_threadpool(work))
 
-    async def log_since(request: Request) -> Response:
-        s = session(request)
-        with s.lock:
-            entries = s.log_since(request.query_params.get("since", "0"))
-        return JSONResponse({"log": entries})
-
     async def move(request: Request) -> Response:
         s = session(request)
         b = await _body(request)
@@ -286,7 +279,6 @@ def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] 
         Route("/api/live", guarded(live), methods=["POST"]),
         Route("/api/replay", guarded(open_replay), methods=["POST"]),
         Route("/api/session/{sid}/view", guarded(view)),
-        Route("/api/session/{sid}/log", guarded(log_since)),
         Route("/api/session/{sid}/move", guarded(move), methods=["POST"]),
         Route("/api/session/{sid}/advance", guarded(advance), methods=["POST"]),
         Route("/api/session/{sid}/image.png", guarded(image)),

@@ -117,7 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.host in ("0.0.0.0", "::"):
         shown = "127.0.0.1" if args.host == "0.0.0.0" else "[::1]"
     print(f"kanaloa_env web: open http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        # Ctrl-C: requests under way get 5 s to finish (they take milliseconds).
+        uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=5)
+    )
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled

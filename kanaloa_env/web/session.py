@@ -571,7 +571,8 @@ class Session:
         return self.game.render_rgb(self.states[self.check_step(step)], 0, self.shown_seat(seat))
 
     def info(self) -> dict[str, Any]:
-        """What does not change from step to step (the log grows: see `log_since`)."""
+        """What does not change from step to step (the move log, which grows, comes with
+        each answer that adds to it)."""
         return {
             "session": self.id,
             "kind": self.kind,
@@ -641,13 +642,6 @@ class Session:
                 "lines": g.final_lines(state, self.names) if g.provides("final_lines") else [],
             }
         return out
-
-    def log_since(self, start: object) -> list[dict[str, Any]]:
-        if isinstance(start, str) and start.isdigit():
-            start = int(start)
-        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-            raise WebError(f"'since' is an int >= 0, got {start!r}")
-        return self.log[start:]
 
     def record_text(self) -> str:
         """The game so far as a record file (`python -m kanaloa_env.replay` replays it)."""

@@ -217,6 +217,20 @@ def test_a_whole_game_played_by_clicking_agrees_with_the_engine(
     assert pg.inner_text("#where").endswith("game over.")
 
 
+def test_a_game_registered_from_outside_plays_with_buttons(page: Any) -> None:
+    # Kuhn poker (tests/kuhn/, registered by tests/conftest.py): no clickable regions, the
+    # page offers its moves as buttons and plays it to the end all the same.
+    pg = page
+    assert "kuhn" in pg.eval_on_selector_all("#game option", "os => os.map(o => o.value)")
+    pg.select_option("#game", "kuhn")
+    pg.select_option("#speed", "0")
+    pg.click("#start")
+    _idle(pg)
+    played = _play_by_clicking(pg, np.random.default_rng(0))
+    assert played["on_picture"] == 0 and played["by_button"] >= 1
+    assert pg.eval_on_selector_all("#ranking tbody tr", "rs => rs.length") == 2
+
+
 def test_a_record_is_watched_step_by_step(page: Any, record_dir: Path) -> None:
     pg = page
     (rec,) = load_records(record_dir / "kahuna.jsonl")

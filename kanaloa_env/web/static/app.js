@@ -203,6 +203,7 @@ function openSession(data) {
   $("controls").hidden = ui.info.kind === "play";
   $("again").hidden = ui.info.kind !== "play";
   $("heading").textContent = heading();
+  $("text-details").open = !ui.info.pictures; // a game without pictures shows its text view
   render();
   if (ui.info.kind === "live") startTimer();
 }
