@@ -170,6 +170,8 @@ def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] 
 
     async def play(request: Request) -> Response:
         b = await _body(request)
+        if b.get("seat") is None:
+            raise WebError("a game you play needs your seat")
         s = await run_in_threadpool(
             Session.play,
             cat,
@@ -180,8 +182,6 @@ def create_app(catalogue: Catalogue | None = None, allowed_hosts: Sequence[str] 
             b.get("options"),
             b.get("seed"),
         )
-        if s.human is None:
-            raise WebError("a game you play needs your seat")
         return JSONResponse(opened(store.add(s)))
 
     async def live(request: Request) -> Response:

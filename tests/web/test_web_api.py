@@ -154,6 +154,7 @@ def test_variant_options_reach_the_config(client: Client) -> None:
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"num_players": 7}, "played by 3..5 players"),
         ({"seat": 9}, "seat must be in 0..3"),
+        ({"seat": None}, "needs your seat"),
         ({"bots": ["random"]}, "one bot for each of the seats"),
         ({"bots": ["random", "random", "model.zip"]}, "unknown bot 'model.zip'"),
         ({"bots": ["random", "random", "/etc/passwd"]}, "unknown bot '/etc/passwd'"),
