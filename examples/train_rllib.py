@@ -25,7 +25,10 @@ without the final evaluation.
 Ray: a local Ray instance by default; `--address auto` (or `HOST:6379`) joins a
 running cluster (`ray start --head` on the head node), where `--num-env-runners`
 sample on the cluster's CPUs. Every node needs `kanaloa_env[rllib]` installed.
-`--tiny` shrinks everything to one small iteration (the CI test runs it).
+`--tiny` shrinks everything to one small iteration (the CI test runs it). `--game kahuna`
+trains on Kahuna (2 players; the arena's opponents are then Kahuna's bots):
+
+    python examples/train_rllib.py --game kahuna --seed 0 --output-dir runs/rllib_kahuna
 
 What learns here, and why these defaults: every env step is one decision of one
 seat and trains the shared policy, so self-play at a 4-player table gives four
@@ -56,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from kanaloa_env.drawing.terminal import plural
+from kanaloa_env.games import DEFAULT_GAME, GAMES, get_game
 from kanaloa_env.training import GracefulStop, layer_sizes, run_script
 
 
@@ -64,7 +68,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     p.add_argument("--seed", type=int, default=0, help="seeds RLlib (games, torch) and the arena")
-    p.add_argument("--num-players", type=int, default=4, help="players at the table (3..5)")
+    p.add_argument(
+        "--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="which game to train on"
+    )
+    p.add_argument(
+        "--num-players",
+        type=int,
+        default=None,
+        help="players at the table (Kanaloa 3..5, default 4; Kahuna 2)",
+    )
     p.add_argument(
         "--address",
         default=None,
@@ -134,8 +146,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.final_random_games = 8
         args.final_heuristic_games = 8
         args.checkpoint_every = 1
-    if not 3 <= args.num_players <= 5:
-        p.error("--num-players must be 3, 4 or 5")
+    game = get_game(args.game)
+    if args.num_players is None:
+        args.num_players = game.default_num_players
+    if args.num_players not in game.player_counts:
+        p.error(
+            f"--num-players must be in {game.player_counts_text()} for {game.title}, "
+            f"got {args.num_players}"
+        )
     for name in (
         "num_envs_per_env_runner",
         "total_timesteps",
@@ -175,7 +193,7 @@ def build_config(args: argparse.Namespace) -> Any:
     )
     return (
         PPOConfig()
-        .environment(RLlibEnv, env_config={"num_players": args.num_players})
+        .environment(RLlibEnv, env_config={"game": args.game, "num_players": args.num_players})
         .env_runners(
             num_env_runners=args.num_env_runners,
             num_envs_per_env_runner=args.num_envs_per_env_runner,
@@ -208,14 +226,17 @@ def build_config(args: argparse.Namespace) -> Any:
 
 
 def arena_win_rate(
-    bot: Any, opponent: str, num_players: int, games: int, seed: int
+    bot: Any, opponent: str, num_players: int, games: int, seed: int, game: str = DEFAULT_GAME
 ) -> dict[str, float]:
-    """The bot's win rate against `num_players - 1` copies of `opponent`, seat-balanced."""
+    """The bot's win rate against `num_players - 1` copies of `opponent` in `game`,
+    seat-balanced."""
     from kanaloa_env.arena import run_tournament
 
     # Blocks of P games rotate one table through every seat (kanaloa_env.arena).
     games = num_players * math.ceil(games / num_players)
-    result = run_tournament([bot] + [opponent] * (num_players - 1), num_players, games, seed=seed)
+    result = run_tournament(
+        [bot] + [opponent] * (num_players - 1), num_players, games, seed=seed, game=game
+    )
     row = next(s for s in result.stats if s.name == result.entrants[0])
     return {
         "games": row.games,
@@ -254,7 +275,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     t1 = time.time()
     algo = build_config(args).build_algo()
     print(
-        f"PPO self-play: {args.num_players} seats share module {SHARED_MODULE!r}; "
+        f"PPO self-play on {get_game(args.game).title}: {args.num_players} seats share "
+        f"module {SHARED_MODULE!r}; "
         f"{plural(args.num_env_runners, 'remote env runner')} x "
         f"{plural(args.num_envs_per_env_runner, 'game')}; "
         f"budget {args.total_timesteps:,} env steps (Ray up in {t1 - t0:.0f} s, "
@@ -264,7 +286,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     def evaluate_now(steps: int, elapsed: float, writer: Any) -> None:
         module = algo.get_module(SHARED_MODULE)
         bot = RLlibModuleBot(module, name="rllib")
-        r = arena_win_rate(bot, "random", args.num_players, args.eval_games, args.seed + 1)
+        r = arena_win_rate(
+            bot, "random", args.num_players, args.eval_games, args.seed + 1, args.game
+        )
         writer.writerow(
             [steps, f"{elapsed:.1f}", r["games"], f"{r['win_rate']:.4f}"]
             + [f"{r['ci_low']:.4f}", f"{r['ci_high']:.4f}"]
@@ -326,9 +350,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ("random", args.final_random_games),
     ):
         if games:
-            r = arena_win_rate(bot, opponent, args.num_players, games, args.seed + 2)
+            r = arena_win_rate(bot, opponent, args.num_players, games, args.seed + 2, args.game)
             results[f"vs_{opponent}"] = r
-            print(f"vs {args.num_players - 1} {opponent} bots: {describe(r)}")
+            print(f"vs {plural(args.num_players - 1, f'{opponent} bot')}: {describe(r)}")
     with open(out / "results.json", "w", encoding="utf-8") as f:
         json.dump(results, f, indent=2, default=str)
         f.write("\n")

@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "arena": "a seat-balanced tournament among bots, with win rates and ratings",
     "play": "play a game in the terminal against bots",
     "replay": "replay a game record step by step, or draw it as a GIF or PNGs",
+    "web": "play and watch in the browser: a local web page (the 'web' extra)",
 }
 
 _PROG = "python -m kanaloa_env"

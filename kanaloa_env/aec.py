@@ -23,6 +23,7 @@ scorings. Rules: KAHUNA-RULES.md (docs/spec), as implemented in docs/kahuna.md.
 | Agents             | Kanaloa 3, 4 or 5; Kahuna 2                                |
 | Action Shape       | Kanaloa Discrete(66); Kahuna Discrete(153)                 |
 | Observation Shape  | Kanaloa (416,); Kahuna (`kanaloa_env.core.kahuna.OBS_DIM`,) |
+| State Shape        | (P * obs_dim,): every player's observation in seat order (`env.state()`, `env.state_space`) |
 | Observation Values | the game's bounds (`Game.observation_bounds()`): Kanaloa [0, 1] except `progress` [-2, 2] and `lapping` [-1, 3.125] |
 
 ## Arguments
@@ -93,6 +94,17 @@ for every agent except the one whose turn it is, and all zeros for everyone once
 the game is over. With `env()`, taking an illegal action ends the game with a
 reward of -1 for the agent that took it and 0 for the others; `raw_env()` raises
 `ValueError` and leaves the game as it was.
+
+### State
+
+`env.state()` is the whole game as one float32 vector, for centralised critics (MAPPO,
+RLlib's centralized-critic pattern), and `env.state_space` its `Box`: the observations
+of every player in seat order (block `p`, entries `p * obs_dim` to `(p + 1) * obs_dim`,
+is `observe(state, seat=p)`, laid out as the observation above), so
+`(P * obs_dim,)`: Kanaloa 416 x P, Kahuna 321 x 2. It holds every hand and everything
+any player knows (Kahuna: each player's face-down discards too); what no player knows
+is future chance (the order of the undealt cards or of the pile), which it leaves out.
+Its bounds are the observation's, once per player (`Game.state_bounds`).
 
 ### Action Space
 
@@ -281,6 +293,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        state_low, state_high = g.state_bounds(P)
+        self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
         self._rng = np.random.default_rng()  # draws the seeds of unseeded resets
         self._state: GameState | None = None
         self._obs_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # agent -> view
@@ -472,6 +486,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         return a
 
     # ---- positions, rendering ----------------------------------------------------
+
+    def state(self) -> np.ndarray:
+        """The whole game as one (P * obs_dim,) float32 vector in `state_space`, for
+        centralised critics: every player's observation in seat order
+        (`Game.state_vector`; see "State" in the module docstring)."""
+        return self.game.state_vector(self._require_state())[0]
 
     @property
     def game_state(self) -> GameState:

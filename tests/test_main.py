@@ -36,8 +36,10 @@ def _runs_as_main(path: Path) -> bool:
 
 
 def _entry_points() -> set[str]:
-    """The package's top-level modules that run as `python -m kanaloa_env.<name>`."""
-    return {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__main__" and _runs_as_main(p)}
+    """The package's top-level modules and sub-packages that run as
+    `python -m kanaloa_env.<name>`."""
+    modules = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__main__" and _runs_as_main(p)}
+    return modules | {p.parent.name for p in PACKAGE.glob("*/__main__.py") if _runs_as_main(p)}
 
 
 @pytest.mark.parametrize("args", [[], ["--help"], ["-h"]], ids=["bare", "--help", "-h"])
@@ -47,13 +49,13 @@ def test_it_lists_every_command_and_exits_0(args: list[str]) -> None:
     proc = _run(*args)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert set(COMMANDS) == _entry_points() == {"arena", "play", "replay"}
+    assert set(COMMANDS) == _entry_points() == {"arena", "play", "replay", "web"}
     listed = [ln.split()[2] for ln in proc.stdout.splitlines() if ln.startswith("  python -m ")]
     assert listed == [f"kanaloa_env.{name}" for name in COMMANDS]  # one line each
     assert "train_maskable_ppo" not in " ".join(listed)  # examples are not package commands
 
 
-@pytest.mark.parametrize("name", ["arena", "play", "replay"])
+@pytest.mark.parametrize("name", ["arena", "play", "replay", "web"])
 def test_each_listed_command_runs(name: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", f"kanaloa_env.{name}", "--help"],
@@ -69,7 +71,7 @@ def test_each_listed_command_runs(name: str) -> None:
     ("arg", "hint"),
     [
         ("arena", "run it as python -m kanaloa_env.arena"),
-        ("--version", "one of: arena, play, replay"),
+        ("--version", "one of: arena, play, replay, web"),
     ],
 )
 def test_another_argument_is_an_error_that_names_the_commands(arg: str, hint: str) -> None:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .protocol import Game, Move
+from .protocol import Game, Move, Region
 
 __all__ = [
     "DEFAULT_GAME",
@@ -40,6 +40,7 @@ __all__ = [
     "Game",
     "GameEntry",
     "Move",
+    "Region",
     "game_of_config",
     "game_of_state",
     "get_game",

@@ -36,7 +36,7 @@ from ..core.batch import GameState
 if TYPE_CHECKING:
     from .search import SearchGame
 
-__all__ = ["Game", "Move"]
+__all__ = ["Game", "Move", "Region"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +46,29 @@ class Move:
     number: int
     action: int
     label: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Region:
+    """A part of the game's picture (`Game.render_rgb`) that stands for one legal action,
+    so that a page can make it clickable (`kanaloa_env.web`).
+
+    Attributes:
+        action: the action the region plays.
+        shape: "rect" (`points` are the corners (x0, y0) and (x1, y1)), "polygon" (its
+            corners) or "line" (a polyline `width` pixels wide, e.g. a bridge).
+        points: pixel coordinates on the (H, W) picture, x to the right and y down.
+        width: the width of a "line"; 0 for the other shapes.
+
+    Several regions may share an action (two cards of a kind in a hand), and several
+    actions may share a region (a bridge paid for with one card or another): a page
+    then asks which.
+    """
+
+    action: int
+    shape: str
+    points: tuple[tuple[float, float], ...]
+    width: float = 0.0
 
 
 S = TypeVar("S", bound=GameState)
@@ -67,6 +90,7 @@ _VIEW_MODULES = {
     "describe_step": "describe",
     "render_text": "text",
     "render_rgb": "image",
+    "action_regions": "image",
     "legal_moves": "moves",
     "parse_move": "moves",
     "move_help": "moves",
@@ -75,6 +99,10 @@ _VIEW_MODULES = {
     "bot_factories": "heuristic",
     "search_pieces": "search",
 }
+
+# View functions added to a module after games were written for it: a game provides one
+# only if its module defines it (checking imports the module).
+_LATER_VIEW_FUNCTIONS = frozenset({"action_regions"})
 
 
 class Game(Generic[S, C]):
@@ -153,6 +181,7 @@ class Game(Generic[S, C]):
         "random_playthrough": "random games under the invariant checker",
         "render_text": "render modes 'ansi' and 'human', terminal play, replay (text.py)",
         "render_rgb": "render mode 'rgb_array', pictures and GIFs (image.py)",
+        "action_regions": "clickable pictures in the web page (image.py)",
         "describe_action": "terminal play (describe.py)",
         "describe_step": "terminal play, replay (describe.py)",
         "legal_moves": "terminal play (moves.py)",
@@ -187,7 +216,10 @@ class Game(Generic[S, C]):
         if method == "gpu_engine":
             return self._gpu_module() is not None
         if method in _VIEW_MODULES:
-            return self._has_view(_VIEW_MODULES[method])
+            module = _VIEW_MODULES[method]
+            if method in _LATER_VIEW_FUNCTIONS:  # the module may predate the function
+                return self._has_view(module) and hasattr(self._view(module), method)
+            return self._has_view(module)
         return False
 
     def missing_pieces(self) -> list[str]:
@@ -394,6 +426,25 @@ class Game(Generic[S, C]):
         the mean of their places (for ratings and mean ranks)."""
         raise NotImplementedError
 
+    def state_vector(self, state: S) -> np.ndarray:
+        """(B, P * obs_dim) float32: the whole of each game as one vector, for centralised
+        critics (MAPPO, RLlib's centralized-critic pattern; the AEC env's `state()`).
+
+        Block `p` (columns `p * obs_dim` to `(p + 1) * obs_dim`) is player `p`'s
+        observation (`observe(state, seat=p)`, the game's observation layout), in seat
+        order. Together the blocks hold every hand and everything any player knows; what
+        no player knows is future chance (the order of the undealt cards or the pile),
+        which is not part of the state. Within `state_bounds`.
+        """
+        P = int(state.num_players)
+        return np.concatenate([self.observe(state, seat=p) for p in range(P)], axis=1)
+
+    def state_bounds(self, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+        """(P * obs_dim,) float32 low and high of `state_vector` at a table of `num_players`:
+        the observation's bounds once per player."""
+        low, high = self.observation_bounds()
+        return np.tile(low, num_players), np.tile(high, num_players)
+
     def game_summary(self, state: S) -> dict[str, np.ndarray]:
         """Per-game figures of finished games worth a column in tournament results,
         each a (B,) or (B, P) array (e.g. rounds played, boat progress)."""
@@ -504,6 +555,12 @@ class Game(Generic[S, C]):
     def render_rgb(self, state: S, i: int = 0, seat: int | None = None) -> np.ndarray:
         """Game `i` as an (H, W, 3) uint8 picture."""
         return self._view("image").render_rgb(state, i, seat)  # type: ignore[no-any-return]
+
+    def action_regions(self, state: S, i: int = 0, seat: int | None = None) -> list[Region]:
+        """The parts of `render_rgb(state, i, seat)` that stand for the legal actions of
+        game `i`'s player to act (none when `seat` is another player or the game is
+        over); actions without a place on the picture (a yes/no choice) have none."""
+        return self._view("image").action_regions(state, i, seat)  # type: ignore[no-any-return]
 
     def legal_moves(self, state: S, color: bool = False) -> list[Move]:
         """The legal moves of game 0's player to act, numbered for a human (terminal play)."""

@@ -65,6 +65,7 @@ __all__ = [
     "describe_step",
     "load_record",
     "load_records",
+    "parse_records",
     "record_bot_game",
     "replay",
     "replay_states",
@@ -356,6 +357,17 @@ def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
         raise ValueError(f"{path}: not a text (UTF-8) file: {e.reason}") from None
     if not records:
         raise ValueError(f"{path}: no game records in the file")
+    return records
+
+
+def parse_records(text: str, source: str = "record") -> list[GameRecord]:
+    """Every game in the text of a record file (untrusted: a page's upload, say);
+    `ValueError` naming `source` and the line if malformed, or if it holds no game."""
+    if not isinstance(text, str):
+        raise TypeError(f"a record's text must be a str, got {type(text).__name__}")
+    records = _parse_lines(text.splitlines(), source)
+    if not records:
+        raise ValueError(f"{source}: no game records in it")
     return records
 
 

@@ -19,7 +19,9 @@ poker, `tests/kuhn/`). For each game, with its default config:
 - random playthroughs under the invariant checker, which catches broken states;
 - every bot of `bots.bot_names(game)` playing legally in the arena (the search
   bot at a tiny budget), its games saved as records that replay;
-- records and replay, terminal play and the words of its views.
+- records and replay, terminal play and the words of its views;
+- the AEC env's `state()` (PettingZoo's state tests; every player's observation);
+- the clickable regions of its picture (`Game.action_regions`): legal moves, on the picture.
 
 Optional pieces a game does not provide (`Game.provides`) are skipped, with the
 reason. Run it for one game with `python -m pytest tests/conformance -k kuhn`.
@@ -420,6 +422,41 @@ def test_hidden_information_never_reaches_an_observation(game: Game[Any, Any]) -
     assert swapped > 0, "determinize never changed anything hidden from the player"
 
 
+def test_the_aec_state_passes_pettingzoos_state_tests(game: Game[Any, Any]) -> None:
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    P = game.default_num_players
+    for env in (kanaloa_env.env(game=game.name), kanaloa_env.raw_env(game=game.name)):
+        assert env.state_space.shape == (P * game.obs_dim,)
+        test_state_space(env)
+    # Random actions, illegal ones included: env() ends the game on one, as PettingZoo's do.
+    test_state(kanaloa_env.env(game=game.name), num_cycles=50)
+
+
+def test_the_state_is_every_players_observation_and_holds_what_each_hides(
+    game: Game[Any, Any],
+) -> None:
+    pos = positions(game, 16, seed=5)
+    B, P = pos.batch_size, pos.num_players
+    sv = game.state_vector(pos)
+    low, high = game.state_bounds(P)
+    assert sv.shape == (B, P * game.obs_dim) and sv.dtype == np.float32
+    assert ((sv >= low) & (sv <= high)).all()
+    for p in range(P):
+        block = sv[:, p * game.obs_dim : (p + 1) * game.obs_dim]
+        np.testing.assert_array_equal(block, game.observe(pos, seat=p))
+    env = kanaloa_env.raw_env(game=game.name)
+    env.reset(seed=3)
+    np.testing.assert_array_equal(env.state(), game.state_vector(env.game_state)[0])
+    # States that one player cannot tell apart (belief samples) differ in the state vector.
+    require(game, "determinize")
+    seats = np.zeros(B, dtype=np.int64)
+    samples = game.determinize(pos, seats, 6, np.random.default_rng(1))
+    rep = np.repeat(np.arange(B), 6)
+    differs = (game.state_vector(samples) != sv[rep]).any(axis=1)
+    assert differs.any(), "the state vector missed what player 0 cannot see"
+
+
 # ---- positions -------------------------------------------------------------------------------
 
 
@@ -578,3 +615,28 @@ def test_moves_and_words_at_every_kind_of_position(game: Game[Any, Any]) -> None
         with pytest.raises(ValueError):
             game.parse_move("zz-no-such-move", one)
         assert game.turn_prompt(one)
+
+
+def test_action_regions_are_legal_moves_on_the_picture(game: Game[Any, Any]) -> None:
+    require(game, "action_regions", "render_rgb")
+    pos = positions(game, 12, seed=4)
+    H, W = game.render_rgb(pos.take([0]), 0).shape[:2]
+    P = pos.num_players
+    seen = 0
+    for i in np.flatnonzero(~pos.done):
+        one = pos.take([int(i)])
+        to_act = int(one.current_player[0])
+        regions = game.action_regions(one, 0)
+        assert regions == game.action_regions(one, 0, to_act)
+        for r in regions:
+            assert one.legal[0, r.action], r
+            assert r.shape in ("rect", "polygon", "line")
+            assert len(r.points) >= 2 and (r.width > 0) == (r.shape == "line")
+            xs, ys = zip(*r.points, strict=True)
+            assert 0 <= min(xs) <= max(xs) <= W and 0 <= min(ys) <= max(ys) <= H, r
+        seen += len(regions)
+        # Another seat's picture shows another hand: nothing of it is the mover's to click.
+        assert game.action_regions(one, 0, (to_act + 1) % P) == [] or P == 1
+    assert seen > 0 and pos.done.any()
+    for i in np.flatnonzero(pos.done):
+        assert game.action_regions(pos.take([int(i)]), 0) == []

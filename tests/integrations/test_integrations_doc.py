@@ -1,8 +1,9 @@
 """docs/integrations.md: every snippet runs, each in the environment its library needs.
 
 TorchRL, Tianshou and SuperSuit resolve with this package's pins and are in the `dev`
-extra, so their snippets (and the CleanRL-style one, which needs only torch) run in the
-test environment itself. AgileRL pins `pettingzoo<1.27` and `tensordict==0.13.0` (TorchRL
+extra, so their snippets (and the CleanRL-style one, which needs only torch, and
+PettingZoo's SB3 self-play tutorial, which needs the `train` extra) run in the test
+environment itself. AgileRL pins `pettingzoo<1.27` and `tensordict==0.13.0` (TorchRL
 0.14 wants `tensordict>=0.14.3`), so its snippet runs in a virtual environment of its own,
 built on first use from AgileRL and this package's declared dependencies, resolved
 together, and cached (integrations_snippets.cached_venv).
@@ -23,7 +24,7 @@ from integrations_snippets import (
     snippets,
 )
 
-IN_TEST_ENV = ["torchrl", "tianshou", "supersuit", "cleanrl"]
+IN_TEST_ENV = ["torchrl", "tianshou", "supersuit", "cleanrl", "sb3_selfplay"]
 # AgileRL's own environment. `agilerl.algorithms` imports `peft`, which AgileRL 2.58 declares
 # only in its `llm` extras; 0.21.0 is the version those extras pin.
 AGILERL = ["agilerl==2.58.0", "peft==0.21.0"]

@@ -46,19 +46,25 @@ def test_help_documents_every_flag() -> None:
         "--output-dir",
         "--tiny",
         "--final-heuristic-games",
+        "--game",
     ):
         assert flag in out, flag
 
 
 def test_bad_flags_are_rejected_by_name() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--num-players", "7"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 2 and "--num-players must be 3, 4 or 5" in proc.stderr
+    for args, message in [
+        (["--num-players", "7"], "--num-players must be in 3..5 for Kanaloa, got 7"),
+        (["--game", "kahuna", "--num-players", "4"], "--num-players must be in 2 for Kahuna"),
+        (["--game", "chess"], "invalid choice: 'chess'"),
+    ]:
+        proc = subprocess.run(
+            [sys.executable, str(SCRIPT), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
 
 
 def test_the_config_keeps_rllibs_env_check_and_masking_module() -> None:
@@ -115,6 +121,24 @@ def test_tiny_run_trains_checkpoints_and_evaluates_in_the_arena(tmp_path: Path) 
     result = run_tournament([bot, "heuristic", "random", "random"], 4, 8, seed=1)
     assert result.num_games == 8
     assert evaluate(bot, "random", num_games=8, seed=0).games == 8
+
+
+def test_tiny_run_on_kahuna_trains_and_evaluates_against_kahunas_bots(tmp_path: Path) -> None:
+    out = tmp_path / "rllib_kahuna"
+    proc = run("--game", "kahuna", "--tiny", "--seed", "1", "--output-dir", str(out))
+    assert "PPO self-play on Kahuna: 2 seats" in proc.stdout
+    assert "vs 1 heuristic bot: win rate" in proc.stdout
+    results = json.loads((out / "results.json").read_text())
+    assert results["settings"]["game"] == "kahuna" and results["settings"]["num_players"] == 2
+    assert results["vs_heuristic"]["chance"] == 0.5 and results["vs_random"]["games"] == 8
+
+    from kanaloa_env.core.kahuna import Config, init, observe
+    from kanaloa_env.wrappers.rllib import RLlibModuleBot
+
+    bot = RLlibModuleBot.from_checkpoint(out / "checkpoint")
+    state = init(Config(), 16, seed=0)
+    actions = bot.act(observe(state), state.legal, np.random.default_rng(0))
+    assert state.legal[np.arange(16), actions].all()
 
 
 def test_ctrl_c_stops_after_the_iteration_saves_the_checkpoint_and_exits_130(

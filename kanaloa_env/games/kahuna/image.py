@@ -40,16 +40,22 @@ from PIL import Image
 from ..._deprecation import renamed_keyword
 from ...core.kahuna import cards
 from ...core.kahuna.constants import (
+    ACTION_CARD,
+    ACTION_KIND,
+    ACTION_LINE,
+    ACTION_SLOT,
     BRIDGES_PER_PLAYER,
     ISLAND_NAMES,
     LINES,
     MAJORITY,
     NUM_ISLANDS,
     NUM_SCORINGS,
+    Kind,
     Phase,
 )
 from ...core.kahuna.state import State
 from ...drawing.canvas import Canvas
+from ..protocol import Region
 from .describe import check_game_index, down_count, hand_size, holders, lines_in, result_sentence
 
 __all__ = [
@@ -58,6 +64,7 @@ __all__ = [
     "PLAYER_COLORS",
     "STONE_OFFSET",
     "WIDTH",
+    "action_regions",
     "island_center",
     "line_path",
     "render_image",
@@ -229,20 +236,34 @@ def _card_back(c: Canvas, x: float, y: float, w: float, h: float, label: str = "
         c.text((x + w / 2, y + h / 2), label, 20 if w >= 50 else 12, fill=_TEXT, anchor="mm")
 
 
+def _slot_xy(s: int) -> tuple[float, float]:
+    """Top-left corner of face-up slot `s`."""
+    x0, y0 = _CARDS_PANEL[:2]
+    return x0 + 16 + s * (_CARD_W + 10), y0 + 36
+
+
+def _pile_x() -> float:
+    return _slot_xy(3)[0] + 14
+
+
+def _hand_xy(j: int) -> tuple[float, float]:
+    """Top-left corner of the shown hand's `j`-th card."""
+    return _pile_x() + _CARD_W + 40 + j * (_CARD_W + 10), _CARDS_PANEL[1] + 36
+
+
 def _draw_cards(c: Canvas, state: State, g: int, shown: int | None) -> None:
     """The face-up row, the pile and the shown hand, below the board."""
     x0, y0 = _CARDS_PANEL[:2]
     c.text((x0 + 16, y0 + 10), "Face-up row", 15)
     for s in range(3):
-        x = x0 + 16 + s * (_CARD_W + 10)
-        y = y0 + 36
+        x, y = _slot_xy(s)
         c.text((x + _CARD_W / 2, y + _CARD_H + 12), f"slot {s}", 12, fill=_DIM_TEXT, anchor="mm")
         card = int(state.face_up[g, s])
         if card >= 0:
             _island_card(c, x, y, card, _CARD_W, _CARD_H)
         else:
             c.rect(x, y, x + _CARD_W, y + _CARD_H, outline=(60, 100, 130), width=2, radius=7)
-    px = x0 + 16 + 3 * (_CARD_W + 10) + 14
+    px = _pile_x()
     c.text((px, y0 + 10), "Pile", 15)
     n = int(state.pile_size[g])
     if n:
@@ -264,7 +285,7 @@ def _draw_cards(c: Canvas, state: State, g: int, shown: int | None) -> None:
     if not hand:
         c.text((hx, y0 + 60), "no cards", 14, fill=_DIM_TEXT)
     for j, card in enumerate(hand):
-        x = hx + j * (_CARD_W + 10)
+        x = _hand_xy(j)[0]
         _island_card(c, x, y0 + 36, card, _CARD_W, _CARD_H)
         if known[card] > 0:  # the opponent saw this card taken (K6.7)
             known[card] -= 1
@@ -384,6 +405,61 @@ def _draw_result(c: Canvas, state: State, g: int, x0: float, y0: float, x1: floa
         c.text((x0 + 12, y0 + 12 + 22 * k), ln, 16, fill=_INK)
 
 
+@cache
+def _between_rims(n: int) -> tuple[tuple[float, float], ...]:
+    """Line `n`'s path without its ends under the two islands' discs (where a click
+    should not pick a bridge)."""
+    pts = np.array(line_path(n))
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+    at = np.concatenate([[_R], arc[(arc > _R) & (arc < arc[-1] - _R)], [arc[-1] - _R]])
+    xs, ys = np.interp(at, arc, pts[:, 0]), np.interp(at, arc, pts[:, 1])
+    return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def _game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | None]:
+    """Game `i`'s index and the seat whose hand is shown (default the player to act;
+    None once the game is over), checked."""
+    g = check_game_index(state, i, "game index i")
+    if seat is not None:
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be in 0..1, got {seat}")
+    to_act = int(state.current_player[g])
+    return g, (int(seat) if seat is not None else (to_act if to_act >= 0 else None))
+
+
+@renamed_keyword("game", "i")
+def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
+    """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
+    to act (`kanaloa_env.games.protocol.Region`): a line for each bridge that may be
+    placed or removed (one region per action: the cards paid differ), the hand's cards
+    that may be discarded, the face-up cards that may be taken and the pile to draw
+    from. None when the shown hand is not the player to act's; ending the play and
+    skipping have no place on the picture."""
+    g, shown = _game_and_seat(state, i, seat)
+    if shown is None or shown != int(state.current_player[g]):
+        return []
+    regions = []
+    hand = cards.islands_of(int(state.hands[g, shown]))
+    for a in map(int, np.flatnonzero(state.legal[g])):
+        kind = int(ACTION_KIND[a])
+        if kind in (Kind.PLACE, Kind.REMOVE):
+            regions.append(Region(a, "line", _between_rims(int(ACTION_LINE[a])), 16.0))
+        elif kind == Kind.DISCARD:
+            for j, card in enumerate(hand):
+                if card == ACTION_CARD[a]:
+                    x, y = _hand_xy(j)
+                    regions.append(Region(a, "rect", ((x, y), (x + _CARD_W, y + _CARD_H))))
+        elif kind == Kind.TAKE:
+            x, y = _slot_xy(int(ACTION_SLOT[a]))
+            regions.append(Region(a, "rect", ((x, y), (x + _CARD_W, y + _CARD_H))))
+        elif kind == Kind.DRAW:
+            x, y = _pile_x(), _slot_xy(0)[1]
+            regions.append(Region(a, "rect", ((x, y), (x + _CARD_W, y + _CARD_H))))
+    return regions
+
+
 @renamed_keyword("game", "i")
 def render_image(
     state: State, i: int = 0, seat: int | None = None, supersample: int = 2
@@ -401,16 +477,9 @@ def render_image(
         TypeError: `state` not a Kahuna `State`, `i` or `seat` not an int.
         ValueError: `i`, `seat` or `supersample` out of range.
     """
-    g = check_game_index(state, i, "game index i")
-    if seat is not None:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be in 0..1, got {seat}")
     if supersample not in (1, 2, 3, 4):
         raise ValueError(f"supersample must be 1..4, got {supersample!r}")
-    to_act = int(state.current_player[g])
-    shown = int(seat) if seat is not None else (to_act if to_act >= 0 else None)
+    g, shown = _game_and_seat(state, i, seat)
     c = Canvas(WIDTH, HEIGHT, _DEEP, supersample, _TEXT)
     _draw_background(c)
     _draw_board(c, state, g)

@@ -41,9 +41,11 @@ from ...core.kanaloa.constants import (
 )
 from ...core.kanaloa.state import State
 from ...drawing.canvas import Canvas
+from ..protocol import Region
 
 __all__ = [
     "HEIGHT",
+    "action_regions",
     "PLAYER_COLORS",
     "SUIT_COLORS",
     "WIDTH",
@@ -84,6 +86,7 @@ _RING = 62  # width of the ring
 _CARD_GAP = 7  # between ocean cards, along the ring
 _CARD_W, _CARD_H = 62, 90
 _GLYPH_SHIFT, _BOAT_SHIFT = 20, -16  # px along the ring from a field's centre
+_HAND_W, _PANEL_Y = 790, 616  # the hand panel's right edge and the bottom panels' top
 
 
 def _canvas(scale: int) -> Canvas:
@@ -451,6 +454,12 @@ def _draw_scoreboard(c: Canvas, state: State, g: int, x0: float, y0: float) -> N
             c.text((cols[3] + 62, y + 7), "lead", 12, fill=_GOLD, anchor="lm")
 
 
+def _hand_xs(n: int, width: float) -> list[float]:
+    """The left edges of `n` hand cards in a panel `width` px wide (overlapping when many)."""
+    step = min(_CARD_W + 12, (width - 60 - _CARD_W) / max(n - 1, 1))
+    return [30 + j * step for j in range(n)]
+
+
 def _draw_hand(c: Canvas, state: State, g: int, seat: int | None, y0: float, width: float) -> None:
     c.rect(14, y0, width, HEIGHT - 14, fill=_PANEL, radius=12)
     if seat is None:
@@ -477,9 +486,7 @@ def _draw_hand(c: Canvas, state: State, g: int, seat: int | None, y0: float, wid
         c.text((30, y0 + 60), "no cards left this round", 14, fill=_DIM_TEXT)
     legal = state.legal[g]
     play_phase = own_turn and state.phase[g] == Phase.PLAY
-    step = min(_CARD_W + 12, (width - 60 - _CARD_W) / max(len(cards) - 1, 1))
-    for j, card in enumerate(cards):
-        x = 30 + j * step
+    for card, x in zip(cards, _hand_xs(len(cards), width), strict=True):
         ok = not play_phase or bool(legal[card])
         _card(c, x, y0 + 44 if ok or not play_phase else y0 + 56, card)
         if play_phase and not ok:
@@ -512,16 +519,76 @@ def _grey_illegal(
     if seat != int(state.current_player[g]) or state.phase[g] != Phase.PLAY:
         return
     cards = _hand_cards(int(state.hands[g, seat]))
-    step = min(_CARD_W + 12, (width - 60 - _CARD_W) / max(len(cards) - 1, 1))
     arr = np.asarray(img).copy()
-    for j, card in enumerate(cards):
+    for card, hx in zip(cards, _hand_xs(len(cards), width), strict=True):
         if state.legal[g, card]:
             continue
-        x = int(30 + j * step)
+        x = int(hx)
         y = int(y0 + 56)
         region = arr[y : y + _CARD_H + 1, x : x + _CARD_W + 1]
         region[...] = (region * 0.45 + np.array(_PANEL) * 0.55).astype(np.uint8)
     img.paste(Image.fromarray(arr))
+
+
+def _game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | None]:
+    """Game `i`'s index and the seat whose hand is shown (default the player to act;
+    None once the game is over), checked."""
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"game index i must be an int, got {type(i).__name__}")
+    if not 0 <= i < state.batch_size:
+        raise ValueError(f"game index i must be in 0..{state.batch_size - 1}, got {i}")
+    P = state.num_players
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P
+    ):
+        raise ValueError(f"seat must be None or an int in 0..{P - 1}, got {seat!r}")
+    g = int(i)
+    to_act = int(state.current_player[g])
+    return g, (int(seat) if seat is not None else (to_act if to_act >= 0 else None))
+
+
+def _removable(state: State, g: int) -> list[tuple[int, int]]:
+    """(route slot, action) of each ocean card the player to act may remove now."""
+    if state.phase[g] not in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
+        return []
+    from .describe import ocean_card_ahead  # the same action -> card map as the text views
+
+    out = []
+    for a in np.flatnonzero(state.legal[g, REMOVE_BASE:ANNOUNCE]) + REMOVE_BASE:
+        slot, _ = ocean_card_ahead(state, int(a), g)
+        out.append((slot, int(a)))
+    return out
+
+
+@renamed_keyword("game", "i")
+def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
+    """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
+    to act (`kanaloa_env.games.protocol.Region`): the hand's playable cards (the card
+    actions 0..49; of overlapping cards the part that shows) and the ocean cards that
+    may be removed (50..61). None when the shown hand is not the player to act's; the
+    announcement and the dolphin choice have no place on the picture."""
+    g, shown = _game_and_seat(state, i, seat)
+    if shown is None or shown != int(state.current_player[g]):
+        return []
+    regions = []
+    if state.phase[g] == Phase.PLAY:
+        cards = _hand_cards(int(state.hands[g, shown]))
+        xs = _hand_xs(len(cards), _HAND_W)
+        y = _PANEL_Y + 44
+        for j, (card, x) in enumerate(zip(cards, xs, strict=True)):
+            if not state.legal[g, card]:
+                continue
+            right = x + _CARD_W if j == len(cards) - 1 else min(xs[j + 1], x + _CARD_W)
+            regions.append(Region(card, "rect", ((x, y), (right, y + _CARD_H))))
+    N = state.config.route_cards
+    geo = _slot_geometry(N)
+    for slot, a in _removable(state, g):
+        u0, _, u1 = geo[slot]
+        poly = _segment(u0, u1, -_RING / 2, _RING / 2)
+        regions.append(Region(a, "polygon", tuple(poly)))
+    return regions
 
 
 @renamed_keyword("game", "i")
@@ -537,35 +604,15 @@ def render_image(
             over: then the final positions are shown).
         supersample: draw this many times larger and shrink (1 = faster, jagged edges).
     """
-    if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
-        raise TypeError(f"game index i must be an int, got {type(i).__name__}")
-    if not 0 <= i < state.batch_size:
-        raise ValueError(f"game index i must be in 0..{state.batch_size - 1}, got {i}")
-    P = state.num_players
-    if seat is not None and (
-        isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P
-    ):
-        raise ValueError(f"seat must be None or an int in 0..{P - 1}, got {seat!r}")
     if supersample not in (1, 2, 3, 4):
         raise ValueError(f"supersample must be 1..4, got {supersample!r}")
-    g = int(i)
-    to_act = int(state.current_player[g])
-    shown = seat if seat is not None else (to_act if to_act >= 0 else None)
-    removable: set[int] = set()  # slots the player to act may remove now (gold)
-    if state.phase[g] in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
-        from .describe import ocean_card_ahead  # the same action -> card map as the text views
-
-        for a in np.flatnonzero(state.legal[g, REMOVE_BASE:ANNOUNCE]) + REMOVE_BASE:
-            slot, _ = ocean_card_ahead(state, int(a), g)
-            removable.add(slot)
+    g, shown = _game_and_seat(state, i, seat)
+    removable = {slot for slot, _ in _removable(state, g)}  # drawn gold
     c = _canvas(supersample)
     _draw_center(c, state, g)
     _draw_route(c, state, g, removable)
     _draw_boats(c, state, g)
-    hand_w = 790
-    panel_y = 616
+    hand_w, panel_y = _HAND_W, _PANEL_Y
     _draw_hand(c, state, g, shown, panel_y, hand_w)
     _draw_scoreboard(c, state, g, hand_w + 12, panel_y)
     img = c.result()
