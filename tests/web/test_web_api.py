@@ -122,7 +122,7 @@ def test_the_games_list_offers_every_registered_game(client: Client) -> None:
     assert [g["name"] for g in data["games"]] == list(GAMES)
     kanaloa = next(g for g in data["games"] if g["name"] == "kanaloa")
     assert kanaloa["player_counts"] == [3, 4, 5]
-    assert {"random", "heuristic", "search", "ppo"} <= set(kanaloa["bots"])
+    assert {"random", "heuristic", "search", "net", "guided"} <= set(kanaloa["bots"])
     flags = {o["flag"]: o for o in kanaloa["options"]}
     assert flags["--announce"]["kind"] == "switch"
     assert flags["--dolphin"]["choices"] == ["optional", "automatic"]
