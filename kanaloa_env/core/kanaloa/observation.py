@@ -16,6 +16,7 @@ from numba.core import types
 
 from ..kernels import Entry, check_threads, kernel, popcount, run_state, small_kernel
 from .constants import (
+    CARD_NAMES,
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -412,8 +413,6 @@ def decode(vector: np.ndarray) -> dict[str, object]:
     Cards and suits come back by name, the route as a list of field dicts, seats
     relative to the observer, the rest as numbers.
     """
-    from .constants import CARD_NAMES
-
     v = np.asarray(vector, dtype=np.float32)
     if v.shape != (OBS_DIM,):
         raise ValueError(f"decode expects one vector of shape ({OBS_DIM},), got {v.shape}")
