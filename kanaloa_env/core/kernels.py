@@ -203,14 +203,14 @@ def argsort_small(words: np.ndarray, n: int, order: np.ndarray) -> None:
 
 
 @kernel
-def count_illegal(actions: np.ndarray, legal: np.ndarray, phase: np.ndarray, over: int) -> int:
-    """How many games whose `phase` is not `over` have an action outside 0..A-1 or not
-    set in their row of the (B, A) `legal` mask: the check of every engine's `step`
-    (the caller builds the error message when it is not 0)."""
+def count_illegal(actions: np.ndarray, legal: np.ndarray, current_player: np.ndarray) -> int:
+    """How many games with a player to act (`current_player >= 0`: not over) have an
+    action outside 0..A-1 or not set in their row of the (B, A) `legal` mask: the check
+    of every engine's `step` (the caller builds the error message when it is not 0)."""
     A = legal.shape[1]
     bad = 0
     for g in range(len(actions)):
-        if phase[g] == over:
+        if current_player[g] < 0:
             continue
         a = actions[g]
         if a < 0 or a >= A or not legal[g, a]:
