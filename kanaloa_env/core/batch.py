@@ -101,6 +101,47 @@ def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return in_range & legal[np.arange(B), np.where(in_range, actions, 0)]  # type: ignore[no-any-return]
 
 
+def as_actions(actions: object, batch_size: int, who: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """`actions` as (B,) int64, and as given (for messages: uint64 past 2**63 wraps
+    negative in int64, out of range all the same); a TypeError for a non-integer array
+    (bools are not integers), a ValueError for another shape. `who` prefixes the
+    message."""
+    a = raw = np.asarray(actions)
+    B = batch_size
+    if a.dtype.kind not in "iu":
+        raise TypeError(
+            f"{who}actions must be an integer array of shape ({B},) (integers, not bools or "
+            f"floats), got dtype {a.dtype}"
+        )
+    if a.shape != (B,):
+        raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
+    if a.dtype != _INT64:
+        a = a.astype(np.int64)
+    return a, raw
+
+
+def illegal_actions(
+    bad: np.ndarray,
+    raw: np.ndarray,
+    num_actions: int,
+    describe: Callable[[int, int], str] | None = None,
+    who: str = "",
+) -> ValueError:
+    """The error for the games `bad` whose actions `raw` (as given) are out of range or
+    illegal: it names up to ten games, by `describe(game, action)` when given."""
+    parts = []
+    for g in bad[:10]:
+        act = int(raw[g])
+        if describe is not None:
+            parts.append(f"game {g}: {describe(int(g), act)}")
+        elif 0 <= act < num_actions:
+            parts.append(f"game {g}: action {act} is illegal")
+        else:
+            parts.append(f"game {g}: action {act} is out of range 0..{num_actions - 1}")
+    more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
+    return ValueError(f"{who}illegal actions: " + "; ".join(parts) + more)
+
+
 def check_actions(
     actions: object,
     legal: np.ndarray,
@@ -126,33 +167,14 @@ def check_actions(
         ValueError: wrong shape, or an action out of range or illegal in a live
             game; the message names up to ten games and their actions as given.
     """
-    a = raw = np.asarray(actions)
     B, A = legal.shape
-    if a.dtype.kind not in "iu":
-        raise TypeError(
-            f"{who}actions must be an integer array of shape ({B},), got dtype {a.dtype}"
-        )
-    if a.shape != (B,):
-        raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
-    if a.dtype != _INT64:
-        a = a.astype(np.int64)  # uint64 past 2**63 wraps negative: out of range all the same
+    a, raw = as_actions(actions, B, who)
     ok = legal_entries(a, legal)
     if np.count_nonzero(ok) < B:
         if live is not None:
             ok = ok | ~(live() if callable(live) else live)
         if np.count_nonzero(ok) < B:
-            bad = np.flatnonzero(~ok)
-            parts = []
-            for g in bad[:10]:
-                act = int(raw[g])
-                if describe is not None:
-                    parts.append(f"game {g}: {describe(int(g), act)}")
-                elif 0 <= act < A:
-                    parts.append(f"game {g}: action {act} is illegal")
-                else:
-                    parts.append(f"game {g}: action {act} is out of range 0..{A - 1}")
-            more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
-            raise ValueError(f"{who}illegal actions: " + "; ".join(parts) + more)
+            raise illegal_actions(np.flatnonzero(~ok), raw, A, describe, who)
     return a
 
 

@@ -70,8 +70,7 @@ StructProxy = structref.StructRefProxy
 
 
 # Below this many games per thread a batch is not split: handing a range to a pool
-# thread costs tens of microseconds, and at 256 games a part Kahuna's batch of 1024 ran
-# at 0.76x on 2 threads (bench_kahuna.py --batch-sizes 1024 --threads 2).
+# thread costs tens of microseconds, more than a few hundred games' step saves.
 MIN_GAMES_PER_THREAD = 1024
 
 _POOL: ThreadPoolExecutor | None = None

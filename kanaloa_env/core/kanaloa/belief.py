@@ -35,10 +35,8 @@ uniformly random order (64-bit hashes, see `rng`). Each consistent deal thus has
 exactly the same probability. Rejection sampling (deal uniformly, keep consistent
 deals) would be exact as well and is fast on most positions, but its cost grows
 with the inverse of its acceptance rate, which several voids late in a round
-push down: on the positions of 64 heuristic self-play games per table size,
-0.03%, 0.18% and 0.48% of the positions at 3, 4 and 5 players accept fewer than
-1% of the deals, the worst 5e-4 (`python benchmarks/bench_belief.py --games 64`).
-The counting sampler's cost does not depend on how unlikely the voids make a
+push down (a few positions in a thousand accept fewer than 1% of the deals,
+benchmarks/HISTORY.md). The counting sampler's cost does not depend on how unlikely the voids make a
 deal, and a search bot needs every decision's samples on time.
 """
 
