@@ -245,12 +245,20 @@ def _zero(out, lo, hi):  # type: ignore[no-untyped-def]
 def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     """Write the observation of game g from seat `me`'s point of view into `out`
     (OBS_DIM,) float32 (layout: `OBS_LAYOUT`). Only what `me` may know: its own hand
-    and public information."""
-    # (Arrays read into locals once: the writes to `out` would otherwise make the
-    # compiled code reload them from the state structure after every store.)
-    P = c.num_players
-    progress, boat_field = s.progress, s.boat_field
-    # Every entry is written once: a row of a table, a span cleared and set, or zeros.
+    and public information. Every entry is written once: a row of a table, a span
+    cleared and set, or zeros."""
+    _encode_cards(s, g, me, out)
+    _encode_table(c, s, g, out)
+    leader = _encode_decision(c, s, g, me, out)
+    _encode_trick(c, s, g, leader, out)
+    _encode_seats(c, s, g, me, out)
+    lap = _encode_route(c, s, g, me, out)
+    _encode_distances(c, s, g, me, lap, out)
+
+
+@small_kernel
+def _encode_cards(s, g, me, out):  # type: ignore[no-untyped-def]
+    """hand, played, specials, lead_suit."""
     hand = np.int64(s.hands[g, me])
     played = np.int64(s.played[g])
     for byte in range(NUM_TIKI // BLOCK):  # hand, played: one float per Tiki card
@@ -264,13 +272,23 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     lead = s.lead_suit[g]
     if lead >= 0:
         out[_LEAD_SUIT + lead] = 1
-    _zero(out, _TRUMP, _DECISION)  # trump, rules
+
+
+@small_kernel
+def _encode_table(c, s, g, out):  # type: ignore[no-untyped-def]
+    """trump, rules."""
+    _zero(out, _TRUMP, _DECISION)
     out[_TRUMP + s.trump[g]] = 1
     out[_NIL] = c.nil_announcement
     out[_BOAT_MOVES] = c.announced_boat_moves
     out[_OPTIONAL] = c.dolphin_optional
     out[_CHAIN] = c.dolphin_chain
-    # The decision, with the dolphin split by what follows it (DECISIONS).
+
+
+@small_kernel
+def _encode_decision(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """decision (the phase, with the dolphin split by what follows it), to_act,
+    trick_leader, table_size; returns the leader's relative seat."""
     phase = s.phase[g]
     if phase == Phase.GAME_OVER:
         decision = _OVER
@@ -281,15 +299,22 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     _zero(out, _DECISION, _LEADER)  # decision, to_act
     out[_DECISION + decision] = 1
     out[_TO_ACT] = s.current_player[g] == me  # (-1 once the game is over)
+    P = c.num_players
     leader = s.leader[g] - me  # relative seats: (seat - me) mod P
     if leader < 0:
         leader += P
     _zero(out, _LEADER, _TRICK)  # trick_leader, table_size
     out[_LEADER + leader] = 1
     out[_TABLE_SIZE + P - MIN_PLAYERS] = 1
-    # The card each relative seat r played to the current trick: its place in the
-    # play order from the leader is (r - leader) mod P. After the 8th trick no trick
-    # is open; slots past the cards played hold no card (-1).
+    return leader
+
+
+@small_kernel
+def _encode_trick(c, s, g, leader, out):  # type: ignore[no-untyped-def]
+    """trick: the card each relative seat r played to the current trick, its place in
+    the play order from the leader being (r - leader) mod P. After the 8th trick no
+    trick is open; slots past the cards played hold no card (-1)."""
+    P = c.num_players
     tn = s.trick_number[g]
     history = s.history
     for r in range(MAX_PLAYERS):
@@ -298,16 +323,27 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
             _put(out, _TRICK + BLOCK * r, _CARD_ROWS, history[g, tn * P + place] + 1)
         else:
             _zero(out, _TRICK + BLOCK * r, _TRICK + BLOCK * (r + 1))
-    # Per relative seat: voids, announcement, tricks won.
+
+
+@small_kernel
+def _encode_seats(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """seats: per relative seat, voids, announcement, tricks won."""
+    P = c.num_players
     voids, announced, tricks_won = s.voids, s.announced, s.tricks_won
     for r in range(P):
         p = me + r if me + r < P else me + r - P
         row = np.int64(voids[g, p]) + 16 * (announced[g, p] + 1) + 48 * np.int64(tricks_won[g, p])
         _put(out, _SEATS + BLOCK * r, _SEAT_ROWS, row)
     _zero(out, _SEATS + BLOCK * P, _ROUTE)
-    # The route from the own boat's field forward, removed cards skipped, one lap.
+
+
+@small_kernel
+def _encode_route(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """route: from the own boat's field forward, removed cards skipped, one lap;
+    returns the lap's length in fields."""
+    boat_field = s.boat_field
     occupied = 0
-    for p in range(P):
+    for p in range(c.num_players):
         occupied |= np.int64(1) << boat_field[g, p]
     present = np.int64(s.present_slots[g])
     lap = 2 * popcount(present)
@@ -327,9 +363,20 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
                 if f == F:
                     f = 0
     _zero(out, _ROUTE + BLOCK * lap, _BOATS)
-    # Distances along the route: integers divided in float32 (`_BY_FIELDS`).
+    return lap
+
+
+@small_kernel
+def _encode_distances(c, s, g, me, lap, out):  # type: ignore[no-untyped-def]
+    """boats, progress, lapping, trick_number, round, ocean_cards: integers divided in
+    float32 (`_BY_FIELDS`)."""
+    # (The array read into a local once: the writes to `out` would otherwise make the
+    # compiled code reload it from the state structure after every store.)
+    progress = s.progress
+    P = c.num_players
     _zero(out, _BOATS, OBS_DIM)
     own = progress[g, me]
+    over = s.phase[g] == Phase.GAME_OVER
     lo, hi = 2 * MAX_FIELDS, -2 * MAX_FIELDS
     for r in range(P):
         diff = progress[g, me + r if me + r < P else me + r - P] - own
@@ -337,13 +384,13 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
             lo, hi = min(lo, diff), max(hi, diff)
         # Fields ahead of the own boat: outside 0..lap-1 only in a finished game, once a
         # boat lapped (while a game goes on no boat is a lap ahead of another).
-        ahead = diff % lap if phase == Phase.GAME_OVER else (diff + lap if diff < 0 else diff)
+        ahead = diff % lap if over else (diff + lap if diff < 0 else diff)
         out[_BOATS + r] = _quotient(_BY_FIELDS, ahead, MAX_FIELDS)
         out[_PROGRESS + r] = _quotient(_BY_FIELDS, diff, MAX_FIELDS)
     out[_LAPPING] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
     out[_LAPPING + 1] = _quotient(_BY_FIELDS, lap + 1 + lo, MAX_FIELDS)
     out[_LAPPING + 2] = _quotient(_BY_FIELDS, lap + 1 - hi, MAX_FIELDS)
-    out[_TRICK_NUMBER] = _quotient(_BY_TRICKS, tn, TRICKS_PER_ROUND)
+    out[_TRICK_NUMBER] = _quotient(_BY_TRICKS, s.trick_number[g], TRICKS_PER_ROUND)
     out[_ROUND] = _quotient(_BY_ROUNDS, min(s.round[g] - 1, ROUND_SCALE), ROUND_SCALE)
     out[_OCEAN_CARDS] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
 
