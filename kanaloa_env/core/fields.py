@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .kernels import StructProxy, StructType, define_struct
+from .kernels import struct_types
 
 Size = int | str
 """One axis of a field's shape after the batch axis, or its fill value: a number, or
@@ -105,16 +105,6 @@ def kernel_structure(module: str, fields: Sequence[Field]) -> tuple[type, type, 
     The module must bind the three under these names at its top level: numba's disk
     cache finds the types again by module and name.
     """
-    field_names = names(fields)
-    arrays = collections.namedtuple("Arrays", field_names, module=module)  # type: ignore[misc]
+    arrays = collections.namedtuple("Arrays", names(fields), module=module)  # type: ignore[misc]
     arrays.__doc__ = "The arrays of a `State` as the compiled kernels take them, in order."
-    type_class = type(
-        "ArraysType", (StructType,), {"__module__": module, "__doc__": "numba's `ArraysRef`."}
-    )
-    proxy = type(
-        "ArraysRef",
-        (StructProxy,),
-        {"__module__": module, "__doc__": "A state's arrays as one structure (the kernels')."},
-    )
-    define_struct(type_class, proxy, field_names)
-    return arrays, type_class, proxy
+    return (arrays, *struct_types(module, "Arrays", names(fields)))

@@ -69,6 +69,19 @@ def define_struct(type_class: type, proxy_class: type, fields: tuple[str, ...]) 
 StructProxy = structref.StructRefProxy
 
 
+def struct_types(module: str, name: str, fields: tuple[str, ...]) -> tuple[type, type]:
+    """The numba type `{name}Type` and its Python proxy `{name}Ref` of a structure with
+    these fields, registered (`define_struct`). The module `module` (its `__name__`)
+    must bind both under these names at its top level: numba's disk cache finds the
+    types again by module and name."""
+    type_class = type(f"{name}Type", (StructType,), {"__module__": module})
+    proxy = type(f"{name}Ref", (StructProxy,), {"__module__": module})
+    type_class.__doc__ = f"The numba type of `{name}Ref`."
+    proxy.__doc__ = f"`{name}` as one structure, the form the compiled kernels take."
+    define_struct(type_class, proxy, fields)
+    return type_class, proxy
+
+
 # Below this many games per thread a batch is not split: handing a range to a pool
 # thread costs tens of microseconds, more than a few hundred games' step saves.
 MIN_GAMES_PER_THREAD = 1024

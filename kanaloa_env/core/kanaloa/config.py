@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..kernels import JIT_DISABLED, StructProxy, StructType, define_struct, kernel
+from ..kernels import JIT_DISABLED, kernel, struct_types
 from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
 from .ocean import (
     DEFAULT_OCEAN_DECK,
@@ -45,15 +45,7 @@ class Rules(NamedTuple):
     field_rows: np.ndarray  # (2K, 8) float32, the observation's field features
 
 
-class RulesType(StructType):
-    """The numba type of `RulesRef`."""
-
-
-class RulesRef(StructProxy):  # type: ignore[misc]
-    """`Rules` as one structure, the form the compiled kernels take (see `State`'s)."""
-
-
-define_struct(RulesType, RulesRef, Rules._fields)
+RulesType, RulesRef = struct_types(__name__, "Rules", Rules._fields)
 
 
 @kernel
