@@ -19,7 +19,7 @@ from pettingzoo.test import api_test
 import kanaloa_env
 from kanaloa_env import games
 from kanaloa_env.arena import run_tournament
-from kanaloa_env.bots import bot_names, sample_legal
+from kanaloa_env.bots import bot_names, make_bot, sample_legal
 from kanaloa_env.games import GAMES, get_game, register_game
 from kanaloa_env.games.protocol import Game
 from kanaloa_env.render import render_modes
@@ -178,3 +178,47 @@ def test_the_guide_lists_every_required_and_optional_piece() -> None:
     guide = (TESTS.parent / "docs" / "adding-a-game.md").read_text()
     for piece in (*Game.REQUIRED_ATTRIBUTES, *Game.REQUIRED_METHODS, *Game.OPTIONAL_METHODS):
         assert f"`{piece}`" in guide, f"docs/adding-a-game.md does not mention {piece}"
+
+
+class KeyKeepingKuhn(type(kuhn.GAME)):  # type: ignore[misc]
+    """A public view that forgets to blank the key (which fixes every later deal)."""
+
+    name = "key_keeping_kuhn"
+
+    def public_view(self, state: Any, seats: np.ndarray) -> Any:
+        view = super().public_view(state, seats)
+        view.key[:] = state.key
+        return view
+
+
+class PeekingKuhn(type(kuhn.GAME)):  # type: ignore[misc]
+    """A public view that shows the opponent's card."""
+
+    name = "peeking_kuhn"
+
+    def public_view(self, state: Any, seats: np.ndarray) -> Any:
+        view = super().public_view(state, seats)
+        view.cards[:] = state.cards
+        return view
+
+
+def test_the_conformance_suite_catches_a_public_view_that_shows_too_much() -> None:
+    from test_conformance import test_a_public_view_hides_what_the_seat_may_not_know as check
+
+    check(kuhn.GAME)
+    with pytest.raises(AssertionError, match="public_view must blank the key"):
+        check(KeyKeepingKuhn())
+    with pytest.raises(AssertionError, match="cards: the public view shows"):
+        check(PeekingKuhn())
+
+
+def test_an_unknown_bot_says_which_piece_the_game_lacks() -> None:
+    bare = BareKuhn()
+    with pytest.raises(ValueError, match=r"Kuhn poker, bare has no `search_pieces`, .*search bot"):
+        make_bot("search", game=bare)
+    with pytest.raises(ValueError, match=r"has no `bot_factories`, .*heuristic.*adding-a-game"):
+        make_bot("heuristic", game=bare)
+    with pytest.raises(ValueError, match=r"Kuhn poker has no `search_pieces`"):
+        make_bot("search", game="kuhn")
+    with pytest.raises(ValueError, match=r"unknown bot 'wizard' for Kuhn poker: use one of"):
+        make_bot("wizard", game="kuhn")
