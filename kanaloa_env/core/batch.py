@@ -46,6 +46,16 @@ def check_positive_int(value: object, name: str) -> int:
     return int(value)
 
 
+def check_int_in(value: object, lo: int, hi: int, name: str) -> int:
+    """`value` as an int in lo..hi (a Python or numpy integer, not a bool), or a
+    TypeError/ValueError naming `name` and the range (a config field's check)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int in {lo}..{hi}, got {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in {lo}..{hi}, got {value}")
+    return int(value)
+
+
 def check_index(value: object, size: int, name: str) -> int:
     """`value` as an int in 0..size-1 (a Python or numpy integer, not a bool or a
     float or a string), or a TypeError/ValueError naming `name`."""
@@ -446,8 +456,8 @@ class GameState(BatchedState):
     each game's `State` subclasses it, naming its field specification:
 
     ```python
-    class State(GameState, fields=FIELDS, sizes=sizes):
-        config: Config   # (optional) the type of the config field
+    class State(GameState, fields=FIELDS, sizes=sizes, config=Config):
+        pass  # methods of the game's own, if any
     ```
 
     `FIELDS` is a tuple of `fields.Field` (the base fields among them) and `sizes(config)`
@@ -455,11 +465,13 @@ class GameState(BatchedState):
     subclass becomes a frozen dataclass `State(config, **arrays)` with a field per
     entry, in order (a field declared in the class body as well is an error), compared
     by `equal`; `State.empty(config, B)` is a blank batch and the class docstring gets
-    the fields' table. A game may annotate `config` with its config class.
+    the fields' table. `config=Config` names the config class (`config_class`): for a
+    dataclass of JSON-able fields, `save` and `load` then need nothing more.
     """
 
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     sizes: ClassVar[Callable[[Any], Mapping[str, int]]]
+    config_class: ClassVar[type | None] = None
 
     key: np.ndarray
     current_player: np.ndarray
@@ -479,9 +491,12 @@ class GameState(BatchedState):
         cls,
         fields: Sequence[Field] | None = None,
         sizes: Callable[[Any], Mapping[str, int]] | None = None,
+        config: type | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
+        if config is not None:
+            cls.config_class = config
         if fields is None:
             return
         if sizes is None:
@@ -495,7 +510,7 @@ class GameState(BatchedState):
                 f"{cls.__name__}: fields {declared} are declared in the class body; "
                 "the fields= specification declares every array field"
             )
-        annotations = {"config": own.get("config", "Any")}
+        annotations = {"config": own.get("config", config.__name__ if config else "Any")}
         annotations.update((f.name, "np.ndarray") for f in fields)
         annotations.update((n, t) for n, t in own.items() if "ClassVar" in str(t))
         cls.__annotations__ = annotations
@@ -504,6 +519,16 @@ class GameState(BatchedState):
         cls._array_names = names(fields)
         cls.__doc__ = f"{(cls.__doc__ or '').rstrip()}\n\n{markdown(fields)}\n"
         dataclasses.dataclass(frozen=True, eq=False)(cls)
+
+    def _config_meta(self) -> dict[str, Any]:
+        """For a dataclass `config=` class: the state's class and the config's fields."""
+        return {"state": _qualified(type(self)), "config": dataclasses.asdict(self.config)}
+
+    @classmethod
+    def _config_from_meta(cls, meta: dict[str, Any]) -> Any:
+        if meta.get("state") != _qualified(cls) or cls.config_class is None:
+            raise ValueError(f"not a {_qualified(cls)} (state {meta.get('state')!r})")
+        return cls.config_class(**meta.get("config", {}))
 
     @classmethod
     def empty(cls: type[G], config: Any, batch_size: int) -> G:
@@ -514,6 +539,10 @@ class GameState(BatchedState):
     def num_players(self) -> int:
         """P, the players at the table."""
         return int(self.rewards.shape[1])
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _check_fields(owner: str, fields: tuple[Field, ...]) -> None:

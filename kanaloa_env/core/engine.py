@@ -47,6 +47,16 @@ def _power_form(n: int) -> str:
     return f"2**64-{2**64 - n}" if n > 2**63 else str(n)
 
 
+def scenario_key(key: object, seed: int | None) -> np.uint64:
+    """A scenario's game key: `key` (an int in 0..2**64-1, or a ValueError naming the
+    scenario key 'key'), else game 0 of the stream `seed` (0 when None)."""
+    if key is None:
+        return game_keys(0 if seed is None else seed, np.zeros(1, np.uint64))[0]  # type: ignore[no-any-return]
+    if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key <= MAX_GAME:
+        raise ValueError(f"scenario key 'key' must be an int in 0..2**64-1, got {key!r}")
+    return np.uint64(key)
+
+
 def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
     """(b,) int64 indices of games of `state` from integer indices (negative ones count
     from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
@@ -176,16 +186,29 @@ class Stepper(Generic[S]):
     checked against the mask (games that are over pass through, their rewards 0).
 
     `describe(state, g, a)` says what is wrong with action `a` in game `g` for the
-    error message, e.g. "player 2 in phase play cannot take action 7 (blue-8)".
+    error message, e.g. "player 2 in phase play cannot take action 7 (blue-8)"; or
+    give `action_names` (one per action) for "player 1 cannot bet now (legal: check,
+    fold)".
     """
 
     def __init__(
         self,
         apply: Callable[[S, np.ndarray, int], None],
-        describe: Callable[[S, int, int], str],
+        describe: Callable[[S, int, int], str] | None = None,
+        action_names: Sequence[str] = (),
     ) -> None:
+        if describe is None and not action_names:
+            raise TypeError("Stepper needs describe= or action_names= for its error messages")
         self._apply = apply
-        self._describe = describe
+        self._describe = describe or self._with_names
+        self._names = tuple(action_names)
+
+    def _with_names(self, state: S, g: int, a: int) -> str:
+        if not 0 <= a < len(self._names):
+            return f"action {a} is out of range 0..{len(self._names) - 1}"
+        allowed = ", ".join(self._names[b] for b in np.flatnonzero(state.legal[g]))
+        who = int(state.current_player[g])
+        return f"player {who} cannot {self._names[a]} now (legal: {allowed})"
 
     def step(self, state: S, actions: np.ndarray, threads: int = 1) -> S:
         """Apply one decision in every game of the batch and return the new state.

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rng import game_keys
+from ..engine import scenario_key
 from . import cards, masks
 from .board import held_islands
 from .config import Config
@@ -231,19 +231,9 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         state.truncated[0] = reason == "truncated"
         state.terminated[0] = reason != "truncated"
         state.winner[0] = NO_PLAYER if winner is None else winner
-    state.key[0] = _read_key(sc, seed)
+    state.key[0] = scenario_key(sc.get("key"), seed)
     masks.refresh(state)
     return state
-
-
-def _read_key(sc: dict[str, Any], seed: int | None) -> np.uint64:
-    """The game's random key: the scenario's `key`, else game 0 of the stream `seed`."""
-    key = sc.get("key")
-    if key is None:
-        return game_keys(0 if seed is None else seed, np.array([0]))[0]  # type: ignore[no-any-return]
-    if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < 2**64:
-        raise ValueError(f"scenario key 'key' must be an int in 0..2**64-1, got {key!r}")
-    return np.uint64(key)
 
 
 def _read_config(sc: dict[str, Any]) -> tuple[Config, int]:
