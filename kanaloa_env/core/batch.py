@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
-from .fields import Field, allocate, markdown, names
+from .fields import Field, Resolved, allocate, markdown, names, resolve
 from .kernels import JIT_DISABLED
 
 S = TypeVar("S", bound="BatchedState")
@@ -66,21 +66,28 @@ def check_index(value: object, size: int, name: str) -> int:
     return int(value)
 
 
+def seat_array(value: object, batch_size: int, num_players: int, name: str) -> np.ndarray:
+    """(B,) int64 seats from one int or `batch_size` ints in 0..num_players-1, or a
+    TypeError/ValueError naming `name` and saying what is allowed."""
+    B, P = batch_size, num_players
+    s = np.asarray(value)
+    if s.dtype.kind not in "iu":  # (a float or a bool seat is refused, not cast)
+        got = f"{value!r:.60}" if s.ndim == 0 else f"dtype {s.dtype}"
+        raise TypeError(f"{name} must be an int or a ({B},) integer array, got {got}")
+    if s.ndim == 0:
+        s = np.full(B, s, dtype=np.int64)
+    elif s.shape != (B,):
+        raise ValueError(f"{name} must be an int or a ({B},) array, got shape {s.shape}")
+    if ((s < 0) | (s >= P)).any():
+        allowed = "0 or 1" if P == 2 else f"in 0..{P - 1}"
+        raise ValueError(f"{name} must be {allowed}, got {np.asarray(value).tolist()!r:.60}")
+    return s.astype(np.int64)
+
+
 def check_seats(seats: object, batch_size: int, num_players: int) -> np.ndarray:
     """(B,) intp seats from one int or `batch_size` ints in 0..num_players-1, or a
     TypeError/ValueError saying what is allowed (the seat arguments of belief sampling)."""
-    B = batch_size
-    allowed = "0 or 1" if num_players == 2 else f"in 0..{num_players - 1}"
-    s = np.asarray(seats)
-    if s.dtype.kind not in "iu" or s.dtype == bool:
-        raise TypeError(f"seats must be an int or ({B},) ints {allowed}, got {seats!r}")
-    if s.ndim == 0:
-        s = np.full(B, s, dtype=np.intp)
-    elif s.shape != (B,):
-        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
-    if ((s < 0) | (s >= num_players)).any():
-        raise ValueError(f"seats must be {allowed}, got {np.asarray(seats).tolist()}")
-    return s.astype(np.intp)
+    return seat_array(seats, batch_size, num_players, "seats").astype(np.intp)
 
 
 def check_counts(n: object, batch_size: int) -> np.ndarray:
@@ -533,12 +540,23 @@ class GameState(BatchedState):
     @classmethod
     def empty(cls: type[G], config: Any, batch_size: int) -> G:
         """A blank batch: every array at its `FIELDS` fill (filled by `init`)."""
-        return cls(config, **allocate(cls.FIELDS, cls.sizes(config), batch_size))
+        # The fields resolved once per config object (it is frozen; the cache holds it,
+        # so its id is not reused while the entry lives).
+        hit = _RESOLVED.get((cls, id(config)))
+        if hit is None or hit[0] is not config:
+            hit = (config, resolve(cls.FIELDS, cls.sizes(config)))
+            if len(_RESOLVED) >= 256:
+                _RESOLVED.clear()
+            _RESOLVED[cls, id(config)] = hit
+        return cls(config, **allocate(hit[1], {}, batch_size))
 
     @property
     def num_players(self) -> int:
         """P, the players at the table."""
         return int(self.rewards.shape[1])
+
+
+_RESOLVED: dict[tuple[type, int], tuple[Any, tuple[Resolved, ...]]] = {}
 
 
 def _qualified(cls: type) -> str:

@@ -32,6 +32,7 @@ from .batch import (
     check_counts,
     check_positive_int,
     check_seats,
+    seat_array,
 )
 from .kernels import Entry, check_threads, count_illegal, run_state
 from .rng import check_keys, game_keys, keys_from_generator
@@ -138,7 +139,9 @@ class Setup(Generic[S]):
                 f"keys must be a non-empty (B,) uint64 array, got {keys.dtype} {keys.shape}"
             )
         state = self.state_class.empty(config, len(keys))
-        self.reset_games(state, np.arange(len(keys)), keys, threads)
+        if threads != 1 or type(threads) is not int:
+            threads = check_threads(threads)
+        self._reset(state, np.arange(len(keys), dtype=np.int64), keys, threads)  # (all rows)
         return state
 
     def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
@@ -286,24 +289,7 @@ class Stepper(Generic[S]):
 def observer_seats(seat: object, batch_size: int, num_players: int) -> np.ndarray | None:
     """The (B,) int64 seats whose view `observe` encodes, None for each game's player to
     act; a TypeError or ValueError saying what a `seat` may be."""
-    if seat is None:
-        return None
-    B, P = batch_size, num_players
-    allowed = "0 or 1" if P == 2 else f"in 0..{P - 1}"
-    me = np.asarray(seat)
-    if me.dtype.kind not in "iu":  # (a float or a bool seat is refused, not cast)
-        raise TypeError(
-            f"seat must be an int or a ({B},) integer array, got {seat!r:.60}"
-            if me.ndim == 0
-            else f"seat must be an int or a ({B},) integer array, got dtype {me.dtype}"
-        )
-    if me.ndim == 0:
-        me = np.full(B, me, dtype=np.int64)
-    elif me.shape != (B,):
-        raise ValueError(f"seat must be an int or a ({B},) array, got shape {me.shape}")
-    if ((me < 0) | (me >= P)).any():
-        raise ValueError(f"seat must be {allowed}, got {np.asarray(seat).tolist()!r:.60}")
-    return me.astype(np.int64)
+    return None if seat is None else seat_array(seat, batch_size, num_players, "seat")
 
 
 _NO_SEATS = np.zeros(0, dtype=np.int64)
@@ -347,10 +333,13 @@ class Observer(Generic[S]):
             TypeError: `seat` is not an integer or an integer array.
             ValueError: `seat` of the wrong shape or not a seat of the table, a bad `out`.
         """
-        B, D = state.batch_size, self.obs_dim
+        B, D = len(state.current_player), self.obs_dim
         if threads != 1 or type(threads) is not int:
             threads = check_threads(threads)
-        seats = observer_seats(seat, B, state.num_players)
+        if seat is None:  # (each game's player to act: the kernel reads it)
+            seats, to_act = _NO_SEATS, True
+        else:
+            seats, to_act = seat_array(seat, B, state.num_players, "seat"), False
         if out is None:
             out = np.empty((B, D), dtype=np.float32)
             fn = self._entry(state)
@@ -360,8 +349,7 @@ class Observer(Generic[S]):
             raise ValueError("out must be writeable")
         else:
             fn = self._entry(state) if out.flags.c_contiguous and out.flags.aligned else self._range
-        to_act = seats is None
-        run_state(fn, B, threads, state, _NO_SEATS if to_act else seats, to_act, out)
+        run_state(fn, B, threads, state, seats, to_act, out)
         return out
 
 

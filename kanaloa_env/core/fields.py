@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -69,8 +69,26 @@ def fill_of(field: Field, sizes: Mapping[str, int]) -> Any:
     return np.dtype(field.dtype).type(value)
 
 
+def resolve(fields: Sequence[Field], sizes: Mapping[str, int]) -> tuple[Resolved, ...]:
+    """Each field's shape after the batch axis, fill value and dtype for a config's
+    `sizes`, in order: what `allocate` needs, worked out once."""
+    return tuple(
+        Resolved(f.name, shape_of(f, sizes, 0)[1:], fill_of(f, sizes), np.dtype(f.dtype))
+        for f in fields
+    )
+
+
+class Resolved(NamedTuple):
+    """A field for one config: its name, shape after the batch axis, fill and dtype."""
+
+    name: str
+    shape: tuple[int, ...]
+    fill: Any
+    dtype: np.dtype[Any]
+
+
 def allocate(
-    fields: Sequence[Field],
+    fields: Sequence[Field] | Sequence[Resolved],
     sizes: Mapping[str, int],
     batch_size: int,
     full: Callable[[tuple[int, ...], Any, np.dtype[Any]], Any] = np.full,
@@ -79,11 +97,19 @@ def allocate(
 
     `full` allocates one array (numpy's by default; `cupy.full`, or a wrapper of
     `torch.full` that maps the numpy dtype, gives device arrays of the same layout).
+    `fields` may also be `resolve`'s output for these sizes (then `sizes` is unused).
     """
-    return {
-        f.name: full(shape_of(f, sizes, batch_size), fill_of(f, sizes), np.dtype(f.dtype))
-        for f in fields
-    }
+    if fields and isinstance(fields[0], Resolved):
+        done = cast("tuple[Resolved, ...]", tuple(fields))
+    else:
+        done = resolve(cast("Sequence[Field]", fields), sizes)
+    out = {}
+    for name, shape, fill, dtype in done:
+        if full is np.full and not fill:
+            out[name] = np.zeros((batch_size, *shape), dtype)  # (faster than np.full)
+        else:
+            out[name] = full((batch_size, *shape), fill, dtype)
+    return out
 
 
 def markdown(fields: Sequence[Field]) -> str:
