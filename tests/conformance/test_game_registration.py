@@ -180,26 +180,18 @@ def test_the_guide_lists_every_required_and_optional_piece() -> None:
         assert f"`{piece}`" in guide, f"docs/adding-a-game.md does not mention {piece}"
 
 
-class KeyKeepingKuhn(type(kuhn.GAME)):  # type: ignore[misc]
-    """A public view that forgets to blank the key (which fixes every later deal)."""
+def leaky_kuhn(field: str) -> Game[Any, Any]:
+    """Kuhn poker whose public view keeps the state's `field` (the key, or the cards)."""
 
-    name = "key_keeping_kuhn"
+    class Leaky(type(kuhn.GAME)):  # type: ignore[misc]
+        name = f"leaky_{field}_kuhn"
 
-    def public_view(self, state: Any, seats: np.ndarray) -> Any:
-        view = super().public_view(state, seats)
-        view.key[:] = state.key
-        return view
+        def public_view(self, state: Any, seats: np.ndarray) -> Any:
+            view = super().public_view(state, seats)
+            getattr(view, field)[:] = getattr(state, field)
+            return view
 
-
-class PeekingKuhn(type(kuhn.GAME)):  # type: ignore[misc]
-    """A public view that shows the opponent's card."""
-
-    name = "peeking_kuhn"
-
-    def public_view(self, state: Any, seats: np.ndarray) -> Any:
-        view = super().public_view(state, seats)
-        view.cards[:] = state.cards
-        return view
+    return Leaky()
 
 
 def test_the_conformance_suite_catches_a_public_view_that_shows_too_much() -> None:
@@ -207,9 +199,9 @@ def test_the_conformance_suite_catches_a_public_view_that_shows_too_much() -> No
 
     check(kuhn.GAME)
     with pytest.raises(AssertionError, match="public_view must blank the key"):
-        check(KeyKeepingKuhn())
+        check(leaky_kuhn("key"))
     with pytest.raises(AssertionError, match="cards: the public view shows"):
-        check(PeekingKuhn())
+        check(leaky_kuhn("cards"))
 
 
 def test_an_unknown_bot_says_which_piece_the_game_lacks() -> None:

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..batch import check_int_in
 from ..kernels import JIT_DISABLED, kernel, struct_types
 from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
 from .ocean import (
@@ -88,17 +89,12 @@ class Config:
     _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("num_players", "max_rounds"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Config.{name} must be an int, got {type(value).__name__}")
-        if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise ValueError(
-                f"Config.num_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.num_players}"
-            )
-        if not 1 <= self.max_rounds <= MAX_MAX_ROUNDS:
-            raise ValueError(
-                f"Config.max_rounds must be in 1..{MAX_MAX_ROUNDS}, got {self.max_rounds}"
+        for name, lo, hi in (
+            ("num_players", MIN_PLAYERS, MAX_PLAYERS),
+            ("max_rounds", 1, MAX_MAX_ROUNDS),
+        ):
+            object.__setattr__(
+                self, name, check_int_in(getattr(self, name), lo, hi, f"Config.{name}")
             )
         for name in ("nil_announcement", "announced_boat_moves", "dolphin_chain"):
             if not isinstance(getattr(self, name), bool):
