@@ -20,9 +20,8 @@ from ..kernels import kernel, popcount, small_kernel
 from .board import bridges_at, held
 from .cards import LOW, count_of
 from .constants import (
+    ACTION_KIND,
     DISCARD_BASE,
-    DRAW,
-    END_PLAY,
     FINAL_TURNS,
     LINE_A,
     LINE_B,
@@ -37,8 +36,8 @@ from .constants import (
     REMOVE_BASE,
     REMOVE_PAIRS,
     SCORING_POINTS,
-    SKIP,
     TAKE_BASE,
+    Kind,
     Phase,
     action_name,
 )
@@ -46,6 +45,7 @@ from .masks import refresh_game
 from .setup import shuffle_game
 from .state import State
 
+_KIND = ACTION_KIND.astype(np.int64)
 _LINE_A = LINE_A.astype(np.int64)
 _LINE_B = LINE_B.astype(np.int64)
 _LINES_AT = LINES_AT.astype(np.int64)
@@ -88,25 +88,26 @@ def step_game(c, s, g, a, words, order, listed):  # type: ignore[no-untyped-def]
     s.rewards[g, 0] = 0
     s.rewards[g, 1] = 0
     if s.phase[g] != Phase.GAME_OVER:
-        if a < DISCARD_BASE:
-            if a < REMOVE_BASE:
+        kind = _KIND[a]  # what the action does (the action table's ranges, constants.py)
+        if kind == Kind.PLACE or kind == Kind.REMOVE:
+            if kind == Kind.PLACE:
                 _place(c, s, g, a - PLACE_BASE)
             else:
                 _remove(s, g, a - REMOVE_BASE)
             _early_end(c, s, g)  # K8.2: bridges left the board
-        elif a < END_PLAY:
+        elif kind == Kind.DISCARD:
             _discard(s, g, a - DISCARD_BASE)
-        elif a == END_PLAY:
+        elif kind == Kind.END_PLAY:
             if s.final_turns_left[g] > 0:
                 _end_final_turn(s, g)
             else:
                 s.phase[g] = Phase.DRAW  # K3.2
-        else:
-            if a < DRAW:
+        else:  # TAKE, DRAW or SKIP ends the turn (K6)
+            if kind == Kind.TAKE:
                 _take(s, g, a - TAKE_BASE)
-            elif a == DRAW:
+            elif kind == Kind.DRAW:
                 _draw(s, g)
-            if _end_turn(s, g, a == SKIP, words, order, listed):
+            if _end_turn(s, g, kind == Kind.SKIP, words, order, listed):
                 _early_end(c, s, g)  # K8.2 at the start of round 2 or 3
             # K9.1: truncation, unless the final turns have begun or the game is over.
             if (
