@@ -20,6 +20,7 @@ ValueError naming it and leaves the state as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -463,6 +464,30 @@ def check_mask(state: GameState, fresh: np.ndarray, over: np.ndarray) -> None:
     non-empty exactly in the games that are not `over` (B,)."""
     fail((fresh != state.legal).any(axis=1), "cached mask differs from a fresh computation")
     fail(fresh.any(axis=1) == over, "mask must be non-empty exactly when the game is not over")
+
+
+@dataclass
+class PlaythroughStats:
+    """What a game's `random_playthrough` saw (a game's subclass adds its own figures):
+    the games, the decisions taken, how many ended by the rules or were cut short, and
+    the final state."""
+
+    games: int
+    decisions: int
+    terminated: int
+    truncated: int
+    final_state: Any
+
+    @staticmethod
+    def common(state: GameState, decisions: int) -> dict[str, Any]:
+        """The fields of this class for the final `state` after `decisions` decisions."""
+        return {
+            "games": state.batch_size,
+            "decisions": decisions,
+            "terminated": int(state.terminated.sum()),
+            "truncated": int(state.truncated.sum()),
+            "final_state": state,
+        }
 
 
 def random_games(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import engine
 from ..batch import InvariantError
 from ..engine import check_mask, check_ranges, fail, random_games
 from . import cards, masks
@@ -258,17 +259,12 @@ def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
 
 
 @dataclass
-class PlaythroughStats:
-    """What `random_playthrough` saw: games, decisions, ends, turns."""
+class PlaythroughStats(engine.PlaythroughStats):
+    """What `random_playthrough` saw: the common figures, draws and turns."""
 
-    games: int
-    decisions: int
-    terminated: int
-    truncated: int
     draws: int
     mean_turns: float
     max_turns: int
-    final_state: State
 
 
 def random_playthrough(
@@ -318,12 +314,8 @@ def random_playthrough(
         why_long=" (K7.6)",
     )
     return PlaythroughStats(
-        games=num_games,
-        decisions=decisions,
-        terminated=int(state.terminated.sum()),
-        truncated=int(state.truncated.sum()),
+        **PlaythroughStats.common(state, decisions),
         draws=int((state.terminated & (state.winner < 0)).sum()),
         mean_turns=float(state.turn.mean()),
         max_turns=int(state.turn.max()),
-        final_state=state,
     )

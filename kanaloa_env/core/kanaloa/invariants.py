@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import engine
 from ..batch import InvariantError
 from ..engine import check_mask, check_ranges, fail, random_games
 from . import masks, route
@@ -331,15 +332,10 @@ def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
 
 
 @dataclass
-class PlaythroughStats:
-    """What `random_playthrough` saw: games, decisions, ends, rounds."""
+class PlaythroughStats(engine.PlaythroughStats):
+    """What `random_playthrough` saw: the common figures, and rounds."""
 
-    games: int
-    decisions: int
-    terminated: int
-    truncated: int
     mean_rounds: float
-    final_state: State
 
 
 def random_playthrough(
@@ -361,12 +357,7 @@ def random_playthrough(
         init, step, check_invariants, config, num_games, seed, max_steps, check_every, _moves
     )
     return PlaythroughStats(
-        games=num_games,
-        decisions=decisions,
-        terminated=int(state.terminated.sum()),
-        truncated=int(state.truncated.sum()),
-        mean_rounds=float(state.round.mean()),
-        final_state=state,
+        **PlaythroughStats.common(state, decisions), mean_rounds=float(state.round.mean())
     )
 
 
