@@ -38,7 +38,8 @@ class Bot(Protocol):
 
 def public_view(state: Any, seats: np.ndarray) -> Any:
     """A copy of `state` (any game's) holding only what player `seats[i]` may know in game
-    `i`: the game's `public_view` (Kanaloa: other hands and the deal key zeroed)."""
+    `i`: the game's `public_view` (Kanaloa: other hands, the deal key and another
+    player's mask row zeroed)."""
     from ..games import game_of_state
 
     return game_of_state(state).public_view(state, seats)

@@ -28,6 +28,8 @@ from .call import check_game
 
 #: Bot names every game has, with their factories (a game adds its own: `Game.bot_factories`).
 COMMON_BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
+# The piece of the game protocol behind each of the conventional game bots.
+_PIECES = {"heuristic": "bot_factories", "search": "search_pieces"}
 MODEL_SUFFIX = ".zip"
 DEPRECATED_NET = "ppo"  # the old name of "net", taken with a DeprecationWarning
 POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_file)
@@ -140,6 +142,12 @@ def make_bot(
             from .policy_file import SHIPPED_DIR
 
             why = f" ({g.title} ships no policy files {g.name}_*p{POLICY_SUFFIX} in {SHIPPED_DIR})"
+        elif text in _PIECES and not g.provides(_PIECES[text]):
+            piece = _PIECES[text]
+            why = (
+                f" ({g.title} has no `{piece}`, the game protocol's piece for "
+                f"{g.OPTIONAL_METHODS[piece]}; see docs/adding-a-game.md)"
+            )
         raise ValueError(
             f"unknown bot {text!r} for {g.title}{why}: use one of {list(factories)}, the path "
             f"of a policy file ({POLICY_SUFFIX}) or of a saved model ({MODEL_SUFFIX})"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
-from .fields import Field, allocate, markdown, names
+from .fields import Field, Resolved, allocate, markdown, names, resolve
 from .kernels import JIT_DISABLED
 
 S = TypeVar("S", bound="BatchedState")
@@ -46,6 +46,16 @@ def check_positive_int(value: object, name: str) -> int:
     return int(value)
 
 
+def check_int_in(value: object, lo: int, hi: int, name: str) -> int:
+    """`value` as an int in lo..hi (a Python or numpy integer, not a bool), or a
+    TypeError/ValueError naming `name` and the range (a config field's check)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int in {lo}..{hi}, got {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in {lo}..{hi}, got {value}")
+    return int(value)
+
+
 def check_index(value: object, size: int, name: str) -> int:
     """`value` as an int in 0..size-1 (a Python or numpy integer, not a bool or a
     float or a string), or a TypeError/ValueError naming `name`."""
@@ -56,21 +66,28 @@ def check_index(value: object, size: int, name: str) -> int:
     return int(value)
 
 
+def seat_array(value: object, batch_size: int, num_players: int, name: str) -> np.ndarray:
+    """(B,) int64 seats from one int or `batch_size` ints in 0..num_players-1, or a
+    TypeError/ValueError naming `name` and saying what is allowed."""
+    B, P = batch_size, num_players
+    s = np.asarray(value)
+    if s.dtype.kind not in "iu":  # (a float or a bool seat is refused, not cast)
+        got = f"{value!r:.60}" if s.ndim == 0 else f"dtype {s.dtype}"
+        raise TypeError(f"{name} must be an int or a ({B},) integer array, got {got}")
+    if s.ndim == 0:
+        s = np.full(B, s, dtype=np.int64)
+    elif s.shape != (B,):
+        raise ValueError(f"{name} must be an int or a ({B},) array, got shape {s.shape}")
+    if ((s < 0) | (s >= P)).any():
+        allowed = "0 or 1" if P == 2 else f"in 0..{P - 1}"
+        raise ValueError(f"{name} must be {allowed}, got {np.asarray(value).tolist()!r:.60}")
+    return s.astype(np.int64)
+
+
 def check_seats(seats: object, batch_size: int, num_players: int) -> np.ndarray:
     """(B,) intp seats from one int or `batch_size` ints in 0..num_players-1, or a
     TypeError/ValueError saying what is allowed (the seat arguments of belief sampling)."""
-    B = batch_size
-    allowed = "0 or 1" if num_players == 2 else f"in 0..{num_players - 1}"
-    s = np.asarray(seats)
-    if s.dtype.kind not in "iu" or s.dtype == bool:
-        raise TypeError(f"seats must be an int or ({B},) ints {allowed}, got {seats!r}")
-    if s.ndim == 0:
-        s = np.full(B, s, dtype=np.intp)
-    elif s.shape != (B,):
-        raise ValueError(f"seats must be an int or a ({B},) array, got shape {s.shape}")
-    if ((s < 0) | (s >= num_players)).any():
-        raise ValueError(f"seats must be {allowed}, got {np.asarray(seats).tolist()}")
-    return s.astype(np.intp)
+    return seat_array(seats, batch_size, num_players, "seats").astype(np.intp)
 
 
 def check_counts(n: object, batch_size: int) -> np.ndarray:
@@ -101,6 +118,47 @@ def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return in_range & legal[np.arange(B), np.where(in_range, actions, 0)]  # type: ignore[no-any-return]
 
 
+def as_actions(actions: object, batch_size: int, who: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """`actions` as (B,) int64, and as given (for messages: uint64 past 2**63 wraps
+    negative in int64, out of range all the same); a TypeError for a non-integer array
+    (bools are not integers), a ValueError for another shape. `who` prefixes the
+    message."""
+    a = raw = np.asarray(actions)
+    B = batch_size
+    if a.dtype.kind not in "iu":
+        raise TypeError(
+            f"{who}actions must be an integer array of shape ({B},) (integers, not bools or "
+            f"floats), got dtype {a.dtype}"
+        )
+    if a.shape != (B,):
+        raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
+    if a.dtype != _INT64:
+        a = a.astype(np.int64)
+    return a, raw
+
+
+def illegal_actions(
+    bad: np.ndarray,
+    raw: np.ndarray,
+    num_actions: int,
+    describe: Callable[[int, int], str] | None = None,
+    who: str = "",
+) -> ValueError:
+    """The error for the games `bad` whose actions `raw` (as given) are out of range or
+    illegal: it names up to ten games, by `describe(game, action)` when given."""
+    parts = []
+    for g in bad[:10]:
+        act = int(raw[g])
+        if describe is not None:
+            parts.append(f"game {g}: {describe(int(g), act)}")
+        elif 0 <= act < num_actions:
+            parts.append(f"game {g}: action {act} is illegal")
+        else:
+            parts.append(f"game {g}: action {act} is out of range 0..{num_actions - 1}")
+    more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
+    return ValueError(f"{who}illegal actions: " + "; ".join(parts) + more)
+
+
 def check_actions(
     actions: object,
     legal: np.ndarray,
@@ -126,33 +184,14 @@ def check_actions(
         ValueError: wrong shape, or an action out of range or illegal in a live
             game; the message names up to ten games and their actions as given.
     """
-    a = raw = np.asarray(actions)
     B, A = legal.shape
-    if a.dtype.kind not in "iu":
-        raise TypeError(
-            f"{who}actions must be an integer array of shape ({B},), got dtype {a.dtype}"
-        )
-    if a.shape != (B,):
-        raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
-    if a.dtype != _INT64:
-        a = a.astype(np.int64)  # uint64 past 2**63 wraps negative: out of range all the same
+    a, raw = as_actions(actions, B, who)
     ok = legal_entries(a, legal)
     if np.count_nonzero(ok) < B:
         if live is not None:
             ok = ok | ~(live() if callable(live) else live)
         if np.count_nonzero(ok) < B:
-            bad = np.flatnonzero(~ok)
-            parts = []
-            for g in bad[:10]:
-                act = int(raw[g])
-                if describe is not None:
-                    parts.append(f"game {g}: {describe(int(g), act)}")
-                elif 0 <= act < A:
-                    parts.append(f"game {g}: action {act} is illegal")
-                else:
-                    parts.append(f"game {g}: action {act} is out of range 0..{A - 1}")
-            more = f" (and {len(bad) - 10} more)" if len(bad) > 10 else ""
-            raise ValueError(f"{who}illegal actions: " + "; ".join(parts) + more)
+            raise illegal_actions(np.flatnonzero(~ok), raw, A, describe, who)
     return a
 
 
@@ -424,8 +463,8 @@ class GameState(BatchedState):
     each game's `State` subclasses it, naming its field specification:
 
     ```python
-    class State(GameState, fields=FIELDS, sizes=sizes):
-        config: Config   # (optional) the type of the config field
+    class State(GameState, fields=FIELDS, sizes=sizes, config=Config):
+        pass  # methods of the game's own, if any
     ```
 
     `FIELDS` is a tuple of `fields.Field` (the base fields among them) and `sizes(config)`
@@ -433,11 +472,13 @@ class GameState(BatchedState):
     subclass becomes a frozen dataclass `State(config, **arrays)` with a field per
     entry, in order (a field declared in the class body as well is an error), compared
     by `equal`; `State.empty(config, B)` is a blank batch and the class docstring gets
-    the fields' table. A game may annotate `config` with its config class.
+    the fields' table. `config=Config` names the config class (`config_class`): for a
+    dataclass of JSON-able fields, `save` and `load` then need nothing more.
     """
 
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     sizes: ClassVar[Callable[[Any], Mapping[str, int]]]
+    config_class: ClassVar[type | None] = None
 
     key: np.ndarray
     current_player: np.ndarray
@@ -457,9 +498,12 @@ class GameState(BatchedState):
         cls,
         fields: Sequence[Field] | None = None,
         sizes: Callable[[Any], Mapping[str, int]] | None = None,
+        config: type | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
+        if config is not None:
+            cls.config_class = config
         if fields is None:
             return
         if sizes is None:
@@ -473,7 +517,7 @@ class GameState(BatchedState):
                 f"{cls.__name__}: fields {declared} are declared in the class body; "
                 "the fields= specification declares every array field"
             )
-        annotations = {"config": own.get("config", "Any")}
+        annotations = {"config": own.get("config", config.__name__ if config else "Any")}
         annotations.update((f.name, "np.ndarray") for f in fields)
         annotations.update((n, t) for n, t in own.items() if "ClassVar" in str(t))
         cls.__annotations__ = annotations
@@ -483,15 +527,40 @@ class GameState(BatchedState):
         cls.__doc__ = f"{(cls.__doc__ or '').rstrip()}\n\n{markdown(fields)}\n"
         dataclasses.dataclass(frozen=True, eq=False)(cls)
 
+    def _config_meta(self) -> dict[str, Any]:
+        """For a dataclass `config=` class: the state's class and the config's fields."""
+        return {"state": _qualified(type(self)), "config": dataclasses.asdict(self.config)}
+
+    @classmethod
+    def _config_from_meta(cls, meta: dict[str, Any]) -> Any:
+        if meta.get("state") != _qualified(cls) or cls.config_class is None:
+            raise ValueError(f"not a {_qualified(cls)} (state {meta.get('state')!r})")
+        return cls.config_class(**meta.get("config", {}))
+
     @classmethod
     def empty(cls: type[G], config: Any, batch_size: int) -> G:
         """A blank batch: every array at its `FIELDS` fill (filled by `init`)."""
-        return cls(config, **allocate(cls.FIELDS, cls.sizes(config), batch_size))
+        # The fields resolved once per config object (it is frozen; the cache holds it,
+        # so its id is not reused while the entry lives).
+        hit = _RESOLVED.get((cls, id(config)))
+        if hit is None or hit[0] is not config:
+            hit = (config, resolve(cls.FIELDS, cls.sizes(config)))
+            if len(_RESOLVED) >= 256:
+                _RESOLVED.clear()
+            _RESOLVED[cls, id(config)] = hit
+        return cls(config, **allocate(hit[1], {}, batch_size))
 
     @property
     def num_players(self) -> int:
         """P, the players at the table."""
         return int(self.rewards.shape[1])
+
+
+_RESOLVED: dict[tuple[type, int], tuple[Any, tuple[Resolved, ...]]] = {}
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _check_fields(owner: str, fields: tuple[Field, ...]) -> None:

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from .kernels import StructProxy, StructType, define_struct
+from .kernels import struct_types
 
 Size = int | str
 """One axis of a field's shape after the batch axis, or its fill value: a number, or
@@ -69,8 +69,26 @@ def fill_of(field: Field, sizes: Mapping[str, int]) -> Any:
     return np.dtype(field.dtype).type(value)
 
 
+def resolve(fields: Sequence[Field], sizes: Mapping[str, int]) -> tuple[Resolved, ...]:
+    """Each field's shape after the batch axis, fill value and dtype for a config's
+    `sizes`, in order: what `allocate` needs, worked out once."""
+    return tuple(
+        Resolved(f.name, shape_of(f, sizes, 0)[1:], fill_of(f, sizes), np.dtype(f.dtype))
+        for f in fields
+    )
+
+
+class Resolved(NamedTuple):
+    """A field for one config: its name, shape after the batch axis, fill and dtype."""
+
+    name: str
+    shape: tuple[int, ...]
+    fill: Any
+    dtype: np.dtype[Any]
+
+
 def allocate(
-    fields: Sequence[Field],
+    fields: Sequence[Field] | Sequence[Resolved],
     sizes: Mapping[str, int],
     batch_size: int,
     full: Callable[[tuple[int, ...], Any, np.dtype[Any]], Any] = np.full,
@@ -79,11 +97,19 @@ def allocate(
 
     `full` allocates one array (numpy's by default; `cupy.full`, or a wrapper of
     `torch.full` that maps the numpy dtype, gives device arrays of the same layout).
+    `fields` may also be `resolve`'s output for these sizes (then `sizes` is unused).
     """
-    return {
-        f.name: full(shape_of(f, sizes, batch_size), fill_of(f, sizes), np.dtype(f.dtype))
-        for f in fields
-    }
+    if fields and isinstance(fields[0], Resolved):
+        done = cast("tuple[Resolved, ...]", tuple(fields))
+    else:
+        done = resolve(cast("Sequence[Field]", fields), sizes)
+    out = {}
+    for name, shape, fill, dtype in done:
+        if full is np.full and not fill:
+            out[name] = np.zeros((batch_size, *shape), dtype)  # (faster than np.full)
+        else:
+            out[name] = full((batch_size, *shape), fill, dtype)
+    return out
 
 
 def markdown(fields: Sequence[Field]) -> str:
@@ -105,16 +131,6 @@ def kernel_structure(module: str, fields: Sequence[Field]) -> tuple[type, type, 
     The module must bind the three under these names at its top level: numba's disk
     cache finds the types again by module and name.
     """
-    field_names = names(fields)
-    arrays = collections.namedtuple("Arrays", field_names, module=module)  # type: ignore[misc]
+    arrays = collections.namedtuple("Arrays", names(fields), module=module)  # type: ignore[misc]
     arrays.__doc__ = "The arrays of a `State` as the compiled kernels take them, in order."
-    type_class = type(
-        "ArraysType", (StructType,), {"__module__": module, "__doc__": "numba's `ArraysRef`."}
-    )
-    proxy = type(
-        "ArraysRef",
-        (StructProxy,),
-        {"__module__": module, "__doc__": "A state's arrays as one structure (the kernels')."},
-    )
-    define_struct(type_class, proxy, field_names)
-    return arrays, type_class, proxy
+    return (arrays, *struct_types(module, "Arrays", names(fields)))

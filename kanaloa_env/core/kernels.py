@@ -69,9 +69,21 @@ def define_struct(type_class: type, proxy_class: type, fields: tuple[str, ...]) 
 StructProxy = structref.StructRefProxy
 
 
+def struct_types(module: str, name: str, fields: tuple[str, ...]) -> tuple[type, type]:
+    """The numba type `{name}Type` and its Python proxy `{name}Ref` of a structure with
+    these fields, registered (`define_struct`). The module `module` (its `__name__`)
+    must bind both under these names at its top level: numba's disk cache finds the
+    types again by module and name."""
+    type_class = type(f"{name}Type", (StructType,), {"__module__": module})
+    proxy = type(f"{name}Ref", (StructProxy,), {"__module__": module})
+    type_class.__doc__ = f"The numba type of `{name}Ref`."
+    proxy.__doc__ = f"`{name}` as one structure, the form the compiled kernels take."
+    define_struct(type_class, proxy, fields)
+    return type_class, proxy
+
+
 # Below this many games per thread a batch is not split: handing a range to a pool
-# thread costs tens of microseconds, and at 256 games a part Kahuna's batch of 1024 ran
-# at 0.76x on 2 threads (bench_kahuna.py --batch-sizes 1024 --threads 2).
+# thread costs tens of microseconds, more than a few hundred games' step saves.
 MIN_GAMES_PER_THREAD = 1024
 
 _POOL: ThreadPoolExecutor | None = None
@@ -203,14 +215,14 @@ def argsort_small(words: np.ndarray, n: int, order: np.ndarray) -> None:
 
 
 @kernel
-def count_illegal(actions: np.ndarray, legal: np.ndarray, phase: np.ndarray, over: int) -> int:
-    """How many games whose `phase` is not `over` have an action outside 0..A-1 or not
-    set in their row of the (B, A) `legal` mask: the check of every engine's `step`
-    (the caller builds the error message when it is not 0)."""
+def count_illegal(actions: np.ndarray, legal: np.ndarray, current_player: np.ndarray) -> int:
+    """How many games with a player to act (`current_player >= 0`: not over) have an
+    action outside 0..A-1 or not set in their row of the (B, A) `legal` mask: the check
+    of every engine's `step` (the caller builds the error message when it is not 0)."""
     A = legal.shape[1]
     bad = 0
     for g in range(len(actions)):
-        if phase[g] == over:
+        if current_player[g] < 0:
             continue
         a = actions[g]
         if a < 0 or a >= A or not legal[g, a]:

@@ -105,6 +105,22 @@ _VIEW_MODULES = {
 _LATER_VIEW_FUNCTIONS = frozenset({"action_regions"})
 
 
+def parse_listed_move(text: str, moves: Sequence[Move]) -> int:
+    """The action of the move among `moves` that `text` names by its number or its label
+    (case-insensitive); ValueError saying which moves there are."""
+    word = text.strip().lower()
+    if word.isascii() and word.isdigit():
+        for m in moves:
+            if m.number == int(word):
+                return m.action
+        raise ValueError(f"no move {word}: the moves are 1..{len(moves)}")
+    for m in moves:
+        if m.label.lower() == word:
+            return m.action
+    allowed = ", ".join(m.label for m in moves)
+    raise ValueError(f"{text.strip()!r} is not a legal move now; legal: {allowed}")
+
+
 class Game(Generic[S, C]):
     """One game's implementation of the protocol (subclass it).
 
@@ -568,8 +584,12 @@ class Game(Generic[S, C]):
 
     def parse_move(self, text: str, state: S) -> int:
         """The action a human's typed move names in game 0 (a move number or the game's
-        own notation); ValueError with a hint when it names none or an illegal one."""
-        return self._view("moves").parse_move(text, state)  # type: ignore[no-any-return]
+        own notation); ValueError with a hint when it names none or an illegal one.
+        A `moves.py` without `parse_move` takes a move's number or its label."""
+        own = getattr(self._view("moves"), "parse_move", None)
+        if own is not None:
+            return own(text, state)  # type: ignore[no-any-return]
+        return parse_listed_move(text, self.legal_moves(state))
 
     def move_help(self) -> str:
         """What a human may type in the terminal game."""

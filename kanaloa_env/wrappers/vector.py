@@ -17,14 +17,14 @@ One `step(actions)`:
    act is not the learner form a sub-batch; each opponent policy acts on its part
    of it, and one core step applies them all; repeat until every game waits for
    its learner;
-3. games that ended (won R9.2, truncated R9.4 or forfeited by an illegal learner
-   action) report their final observation and are started again in place with
-   `kanaloa_env.core.kanaloa.setup.reset_games` and fresh keys `game_keys(seed, counter)`
+3. games that ended (by the game's rules, cut short, or forfeited by an illegal
+   learner action) report their final observation and are started again in place
+   with the game's `reset_games` and fresh keys `game_keys(seed, counter)`
    (auto-reset; off for the single-agent env).
 
-The learner's reward is its seat's reward (R10) accumulated over every core step
-since its previous decision: its own move and the opponents' moves that
-followed (R10: with the default `win_loss` scheme, +1 / -1/(P-1) at the end).
+The learner's reward is its seat's reward (the game's `rewards`) accumulated over
+every core step since its previous decision: its own move and the opponents' moves
+that followed.
 
 Randomness: game `k` started since `reset(seed)` is the core game `k` of the
 stream `seed`; learner seats, opponent draws and the opponents' own sampling
@@ -45,7 +45,7 @@ from gymnasium import spaces
 from ..bots.base import sample_legal
 from ..bots.call import bot_actions, needs_observations
 from ..bots.registry import make_bot
-from ..core.batch import GameState, check_positive_int, legal_entries
+from ..core.batch import GameState, as_actions, check_positive_int, legal_entries
 from ..core.rng import check_seed, game_keys
 from ..games import get_game
 from ..games.protocol import Game
@@ -63,7 +63,7 @@ def observation_space(game: str | Game[Any, Any] | None = None) -> spaces.Box:
 
 
 def action_space(game: str | Game[Any, Any] | None = None) -> spaces.Discrete:
-    """`Discrete(A)`: the game's action table (Kanaloa 66, Kahuna 153)."""
+    """`Discrete(A)`: the game's action table (`Game.num_actions`)."""
     return spaces.Discrete(get_game(game).num_actions)
 
 
@@ -80,9 +80,9 @@ class StepResult:
         obs: (N, obs_dim) float32 learner observations; for a game that ended and
             was auto-reset, the first observation of its new game.
         rewards: (N,) float32 learner rewards since its previous decision.
-        terminated: (N,) bool, the game ended by the rules (Kanaloa: won, R9.2) or
-            was forfeited by an illegal learner action.
-        truncated: (N,) bool, the game was cut short (Kanaloa: `max_rounds`, R9.4).
+        terminated: (N,) bool, the game ended by its rules or was forfeited by an
+            illegal learner action.
+        truncated: (N,) bool, the game was cut short (the game's own limit).
         ended: (E,) int64 indices of the games that ended.
         final_obs: (E, obs_dim) float32 learner observations of the final states.
         winner: (E,) int8 winning seat, -1 for a draw, truncation or forfeit.
@@ -130,8 +130,9 @@ class VectorDriver:
     Args:
         num_envs: number of games `N` (>= 1).
         config: the game's `Config`, a dict of its fields, or None (defaults).
-        game: `"kanaloa"` (default), `"kahuna"` or a `kanaloa_env.games.Game`.
-        num_players: the table size; must agree with `config` (Kahuna: 2).
+        game: a registered game's name (default `"kanaloa"`) or a `kanaloa_env.games.Game`.
+        num_players: the table size; must agree with `config` (one of the game's
+            `player_counts`).
         **options: further config fields (`nil_announcement=True`, ...), as the AEC
             env takes them.
         opponents: one opponent spec for every non-learner seat, or a sequence of
@@ -160,13 +161,12 @@ class VectorDriver:
         illegal_reward: the learner's reward for a game lost by `"lose"`.
         progress_shaping: weight `c` of potential-based reward shaping (0: off, the
             default; rewards are then exactly the game's). With the game's potential
-            (`Game.shaping_potential`; Kanaloa: `(own progress - mean progress of the
-            others) / route fields`), `phi = c * potential` at each learner decision
+            (`Game.shaping_potential`), `phi = c * potential` at each learner decision
             and `phi = 0` at the end of a game, the learner also gets `phi(now) -
             phi(previous decision)` per step. The shaping sums to zero over every
             game, so episode returns and the best policies are unchanged (Ng et al.
-            1999); it only rewards progress (Kanaloa: boat moves, R6, R9.1) when it
-            happens instead of at the end.
+            1999); it only rewards progress (as the game's potential measures it)
+            when it happens instead of at the end.
         threads: threads that step, reset and encode the games of large batches
             (the game's `step_inplace`, `reset_games` and `observe` with `threads=`;
             1, the default, runs on the calling thread). Results are the same for
@@ -296,9 +296,7 @@ class VectorDriver:
             )
         self._policies = [make_bot(s, self.game) for s in specs]
         # One object listed k times is drawn k times as often (a pool weight) but acts
-        # once per step on all its seats: with a heuristic listed 12 times among 16
-        # opponents, 3.7x the learner steps/s of one call per entry (5,941 vs 1,615,
-        # `python benchmarks/bench_pool.py --seconds 9`, 2-core machine at load 9).
+        # once per step on all its seats: one call for all of them, not one per entry.
         first = {id(bot): k for k, bot in reversed(list(enumerate(self._policies)))}
         self._acting = np.array([first[id(bot)] for bot in self._policies], dtype=np.int16)
         self.opponent_sampling = sampling
@@ -380,7 +378,7 @@ class VectorDriver:
         """Apply the learner actions, play the opponents, auto-reset finished games.
 
         Args:
-            actions: (N,) integer actions (DESIGN.md table), one per game; a game
+            actions: (N,) integer actions (the game's action table), one per game; a game
                 that is over (autoreset off) ignores its entry.
 
         Returns:
@@ -393,13 +391,8 @@ class VectorDriver:
         """
         s = self._require_state()
         N = self.num_envs
-        a = np.asarray(actions)
-        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"actions must be integers of shape ({N},), got dtype {a.dtype}")
-        if a.shape != (N,):
-            raise ValueError(f"actions must have shape ({N},), got {a.shape}")
-        raw = a  # for the message: uint64 past 2**63 wraps negative in int64
-        a = a.astype(np.int64)
+        a, raw = as_actions(actions, N)
+        a = a.copy() if a is actions else a  # (written below: never the caller's array)
         live = ~self._over
         ok = ~live | legal_entries(a, s.legal)
         forfeit = np.zeros(N, dtype=bool)

@@ -457,6 +457,32 @@ def test_the_state_is_every_players_observation_and_holds_what_each_hides(
     assert differs.any(), "the state vector missed what player 0 cannot see"
 
 
+def test_a_public_view_hides_what_the_seat_may_not_know(game: Game[Any, Any]) -> None:
+    """`public_view` keeps nothing that belief sampling is free to change: the key is
+    blanked (it fixes every later chance event), and two sets of states drawn by
+    `determinize` from one view give equal public views, equal to the view itself."""
+    require(game, "public_view", "determinize")
+    pos = positions(game, 16, seed=4)
+    B, P, n = pos.batch_size, pos.num_players, 3
+    rep = np.repeat(np.arange(B), n)
+    for seat in range(P):
+        seats = np.full(B, seat)
+        view = game.public_view(pos, seats)
+        assert (view.key == 0).all(), "public_view must blank the key"
+        assert game.public_view(view, seats).equal(view), "a view of a view is the view"
+        views = [
+            game.public_view(game.determinize(view, seats, n, np.random.default_rng(k)), seats[rep])
+            for k in (1, 2)
+        ]
+        for name in pos.array_names():
+            for got in views:
+                np.testing.assert_array_equal(
+                    getattr(got, name),
+                    getattr(view, name)[rep],
+                    err_msg=f"{name}: the public view shows what belief sampling changes",
+                )
+
+
 # ---- positions -------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from pettingzoo.test import api_test
 import kanaloa_env
 from kanaloa_env import games
 from kanaloa_env.arena import run_tournament
-from kanaloa_env.bots import bot_names, sample_legal
+from kanaloa_env.bots import bot_names, make_bot, sample_legal
 from kanaloa_env.games import GAMES, get_game, register_game
 from kanaloa_env.games.protocol import Game
 from kanaloa_env.render import render_modes
@@ -178,3 +178,39 @@ def test_the_guide_lists_every_required_and_optional_piece() -> None:
     guide = (TESTS.parent / "docs" / "adding-a-game.md").read_text()
     for piece in (*Game.REQUIRED_ATTRIBUTES, *Game.REQUIRED_METHODS, *Game.OPTIONAL_METHODS):
         assert f"`{piece}`" in guide, f"docs/adding-a-game.md does not mention {piece}"
+
+
+def leaky_kuhn(field: str) -> Game[Any, Any]:
+    """Kuhn poker whose public view keeps the state's `field` (the key, or the cards)."""
+
+    class Leaky(type(kuhn.GAME)):  # type: ignore[misc]
+        name = f"leaky_{field}_kuhn"
+
+        def public_view(self, state: Any, seats: np.ndarray) -> Any:
+            view = super().public_view(state, seats)
+            getattr(view, field)[:] = getattr(state, field)
+            return view
+
+    return Leaky()
+
+
+def test_the_conformance_suite_catches_a_public_view_that_shows_too_much() -> None:
+    from test_conformance import test_a_public_view_hides_what_the_seat_may_not_know as check
+
+    check(kuhn.GAME)
+    with pytest.raises(AssertionError, match="public_view must blank the key"):
+        check(leaky_kuhn("key"))
+    with pytest.raises(AssertionError, match="cards: the public view shows"):
+        check(leaky_kuhn("cards"))
+
+
+def test_an_unknown_bot_says_which_piece_the_game_lacks() -> None:
+    bare = BareKuhn()
+    with pytest.raises(ValueError, match=r"Kuhn poker, bare has no `search_pieces`, .*search bot"):
+        make_bot("search", game=bare)
+    with pytest.raises(ValueError, match=r"has no `bot_factories`, .*heuristic.*adding-a-game"):
+        make_bot("heuristic", game=bare)
+    with pytest.raises(ValueError, match=r"Kuhn poker has no `search_pieces`"):
+        make_bot("search", game="kuhn")
+    with pytest.raises(ValueError, match=r"unknown bot 'wizard' for Kuhn poker: use one of"):
+        make_bot("wizard", game="kuhn")

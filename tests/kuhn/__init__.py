@@ -3,7 +3,7 @@
 It lives under `tests/` and is registered by one line of `tests/conftest.py`
 (`register_game("kuhn", "kuhn:GAME")`); nothing of `kanaloa_env` names it. The rules
 and the engine are `engine.py`; this package adds what the layers above ask of a
-game, by the protocol's conventions: the text table (`text.py`), the picture
+game, by the protocol's conventions: positions and invariants (`positions.py`), the text table (`text.py`), the picture
 (`image.py`), decisions in words (`describe.py`), moves at the terminal (`moves.py`)
 and the heuristic bot (`heuristic.py`). docs/adding-a-game.md walks through it.
 """
@@ -11,7 +11,6 @@ and the heuristic bot (`heuristic.py`). docs/adding-a-game.md walks through it.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -19,7 +18,7 @@ import numpy as np
 
 from kanaloa_env.games.protocol import Game
 
-from . import engine
+from . import engine, positions
 from .engine import ACTION_NAMES, NUM_ACTIONS, OBS_DIM, Config, State
 
 __all__ = ["GAME", "KuhnGame"]
@@ -52,10 +51,7 @@ class KuhnGame(Game[State, Config]):
 
     # ---- the engine (required) ---------------------------------------------------------
 
-    def observe(
-        self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
-    ) -> np.ndarray:
-        return engine.observe(state, seat)
+    observe = staticmethod(engine.observe)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """[0, 1] everywhere: one-hots, flags and stakes over the largest stake."""
@@ -73,33 +69,20 @@ class KuhnGame(Game[State, Config]):
     def action_name(self, action: int) -> str:
         return ACTION_NAMES[action]
 
-    # ---- optional pieces ---------------------------------------------------------------
+    # ---- optional pieces: the engine's functions, and a summary --------------------------
+
+    public_view = staticmethod(engine.public_view)
+    determinize = staticmethod(engine.determinize)
+    check_invariants = staticmethod(positions.check_invariants)
+    random_playthrough = staticmethod(positions.random_playthrough)
+    to_scenario = staticmethod(positions.to_scenario)
+    from_scenario = staticmethod(positions.from_scenario)
 
     def game_summary(self, state: State) -> dict[str, np.ndarray]:
         """Decisions taken and whether the cards were shown."""
         taken = (state.history != engine.NO_ACTION).sum(axis=1).astype(np.int8)
-        folded = (state.history == engine.FOLD).any(axis=1)
-        return {"decisions": taken, "showdown": state.terminated & ~folded}
-
-    def public_view(self, state: State, seats: np.ndarray) -> State:
-        return engine.public_view(state, seats)
-
-    def determinize(
-        self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
-    ) -> State:
-        return engine.determinize(view, seats, n, rng)
-
-    def check_invariants(self, state: State) -> None:
-        engine.check_invariants(state)
-
-    def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
-        return engine.random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
-
-    def to_scenario(self, state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
-        return engine.to_scenario(state, i, include_key=include_key)
-
-    def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> State:
-        return engine.from_scenario(scenario, seed=seed)
+        return {"decisions": taken, "showdown": engine.outcome(state).showdown}
 
 
+State.load_check = positions.check_invariants  # (a loaded file must pass it)
 GAME = KuhnGame()

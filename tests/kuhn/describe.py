@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .engine import BET, CALL, CARD_NAMES, CHECK, FOLD, State, showdown_of, stakes_of
+from .engine import BET, CALL, CARD_NAMES, CHECK, FOLD, State, outcome
 
 __all__ = ["describe_action", "describe_step"]
 
@@ -35,8 +35,8 @@ def describe_step(
     out = [f"{names[p]} {_VERBS[int(action)]}."]
     if after.done[i] and not before.done[i]:
         w = int(after.winner[i])
-        won = int(stakes_of(after.take([i]))[0, 1 - w])
-        if showdown_of(after.take([i]))[0]:
+        won = int(outcome(after).stakes[i, 1 - w])
+        if outcome(after).showdown[i]:
             cw, cl = CARD_NAMES[after.cards[i, w]], CARD_NAMES[after.cards[i, 1 - w]]
             out.append(f"Showdown: {names[w]}'s {cw} beats {cl}; {names[w]} wins {won}.")
         else:

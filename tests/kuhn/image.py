@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from kanaloa_env.drawing.canvas import font
 
-from .engine import ACTION_NAMES, CARD_NAMES, NO_ACTION, State, public_view, stakes_of
+from .engine import ACTION_NAMES, CARD_NAMES, NO_ACTION, State, outcome, public_view
 
 __all__ = ["SIZE", "render_rgb"]
 
@@ -27,7 +27,7 @@ def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     me = (max(to_act, 0) if seat is None else int(seat)) % 2
     one = state.take([i])
     view = public_view(one, np.array([me]))
-    stakes = stakes_of(one)[0]
+    stakes = outcome(one).stakes[0]
     H, W = SIZE
     img = Image.new("RGB", (W, H), _TABLE)
     draw = ImageDraw.Draw(img)

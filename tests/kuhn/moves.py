@@ -1,5 +1,5 @@
 """Kuhn poker at the terminal: the numbered legal moves, what a typed move names, the
-result (`kanaloa_env.cli.play`: `play_game`, or `main(["--game", "kuhn"])` in a process
+result; a typed move is its number or its name (`kanaloa_env.cli.play`: `play_game`, or `main(["--game", "kuhn"])` in a process
 that registered the game; `python -m kanaloa_env.play` starts a process that has not)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 
 from kanaloa_env.games.protocol import Move
 
-from .engine import ACTION_NAMES, CARD_NAMES, State, showdown_of, stakes_of
+from .engine import ACTION_NAMES, CARD_NAMES, State, outcome
 
-__all__ = ["HELP_TEXT", "final_lines", "legal_moves", "parse_move", "turn_prompt"]
+__all__ = ["HELP_TEXT", "final_lines", "legal_moves", "turn_prompt"]
 
 HELP_TEXT = (
     "Type a move number or its name: check, bet (with no bet to answer), call, fold "
@@ -28,22 +28,6 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
     ]
 
 
-def parse_move(text: str, state: State) -> int:
-    """The action a typed move number or name stands for; ValueError with a hint."""
-    word = text.strip().lower()
-    moves = legal_moves(state)
-    if word.isascii() and word.isdigit():
-        for m in moves:
-            if m.number == int(word):
-                return m.action
-        raise ValueError(f"no move {word}: the moves are 1..{len(moves)}")
-    for m in moves:
-        if m.label == word:
-            return m.action
-    allowed = ", ".join(m.label for m in moves)
-    raise ValueError(f"{text.strip()!r} is not a legal move now; legal: {allowed}")
-
-
 def turn_prompt(state: State) -> str:
     """What the player to act decides, addressed to them."""
     card = CARD_NAMES[state.cards[0, int(state.current_player[0])]]
@@ -54,9 +38,9 @@ def turn_prompt(state: State) -> str:
 def final_lines(state: State, names: Sequence[str], color: bool = False) -> list[str]:
     """Who won how many chips, and the cards if they were shown."""
     w = int(state.winner[0])
-    won = int(stakes_of(state)[0, 1 - w])
+    won = int(outcome(state).stakes[0, 1 - w])
     lines = [f"{names[w]} wins {won} chip{'s' if won != 1 else ''}."]
-    if showdown_of(state)[0]:
+    if outcome(state).showdown[0]:
         shown = ", ".join(f"{names[p]} {CARD_NAMES[state.cards[0, p]]}" for p in range(2))
         lines.append(f"Cards: {shown}.")
     return lines

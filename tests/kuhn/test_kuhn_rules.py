@@ -15,13 +15,12 @@ from .engine import (
     CHECK,
     FOLD,
     Config,
-    check_invariants,
-    from_scenario,
     init,
     observe,
     step,
 )
 from .heuristic import HeuristicBot
+from .positions import check_invariants, from_scenario
 
 
 def _play(cards: list[str], history: list[str], ante: int = 1, bet: int = 1):

@@ -7,7 +7,7 @@ import numpy as np
 
 from kanaloa_env.drawing.terminal import BOLD, paint
 
-from .engine import ACTION_NAMES, CARD_NAMES, NO_ACTION, State, public_view, stakes_of
+from .engine import ACTION_NAMES, CARD_NAMES, NO_ACTION, State, outcome, public_view
 
 __all__ = ["render_text"]
 
@@ -21,7 +21,7 @@ def render_text(
     to_act = int(state.current_player[i])
     me = (max(to_act, 0) if seat is None else int(seat)) % 2
     view = public_view(state.take([i]), np.array([me]))
-    stakes = stakes_of(state.take([i]))[0]
+    stakes = outcome(state).stakes[i]
     cfg = state.config
     status = f"player_{to_act} to act" if to_act >= 0 else "game over"
     lines = [f"Kuhn poker | ante {cfg.ante}, bet {cfg.bet} | pot {int(stakes.sum())} | {status}"]

@@ -35,9 +35,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..batch import check_counts, check_seats
+from ..engine import Sampler
 from ..kernels import argsort_small, kernel, run_batch, small_kernel
-from ..rng import check_keys, draw_one, keys_from_generator, mix64_one, round_base
+from ..rng import draw_one, mix64_one, round_base
 from . import cards
 from .constants import NO_CARD, NUM_CARDS, NUM_ISLANDS, ROW_SLOTS
 from .masks import refresh_game
@@ -116,81 +116,7 @@ def hidden_cards(state: State, seats: np.ndarray | Sequence[int] | int) -> np.nd
     return 2 - seen
 
 
-def determinize(
-    state: State,
-    seats: np.ndarray | Sequence[int] | int,
-    n: int | np.ndarray | Sequence[int],
-    rng: np.random.Generator | int,
-) -> State:
-    """Sample full states consistent with what `seats` knows, `n` per game.
-
-    Args:
-        state: a batch of `b` games: the real state or the seat's public view
-            (`public_view(state, seats)`); only what the seat may know is read
-            (K12), never the opponent's hidden cards, the pile or the key.
-        seats: (b,) ints 0/1 or one int, the player whose knowledge each game's
-            samples respect (usually the player to act).
-        n: samples per game, an int >= 1, or (b,) ints >= 1 (game i gets n[i]).
-        rng: a `numpy.random.Generator` (or an int seed for one): one 64-bit draw
-            per game seeds that game's samples (`determinize_from_keys`).
-
-    Returns:
-        A `State` of `b * n` games (`sum(n)` for per-game counts), game-major:
-        rows `i*n .. i*n+n-1` are game i's samples. Each equals game i except the
-        opponent's hand beyond `known`, its face-down discards and the pile (a
-        uniformly random consistent placement, see the module docstring), the key
-        (fresh, so later reshuffles differ between samples), the public-view
-        counters (0) and the cached legal mask (recomputed). Each passes
-        `check_invariants`, and `observe(sample, seat)` equals `observe(state,
-        seat)`.
-
-    Raises:
-        TypeError: `state` is not a Kahuna `State`, `seats` or `n` are not
-            integers, `rng` is neither a Generator nor an int.
-        ValueError: a seat other than 0/1, `n < 1`, shapes that disagree, a view
-            made for the other seat, or a position whose card counts do not add up.
-    """
-    _check_seats(state, seats)  # before the draw: bad arguments leave `rng` as it was
-    check_counts(n, state.batch_size)
-    keys = keys_from_generator(rng, state.batch_size)
-    return determinize_from_keys(state, seats, n, keys)
-
-
-def determinize_from_keys(
-    state: State,
-    seats: np.ndarray | Sequence[int] | int,
-    n: int | np.ndarray | Sequence[int],
-    keys: np.ndarray,
-) -> State:
-    """`determinize` with one uint64 key per game instead of a generator.
-
-    Game i's samples depend only on game i, `seats[i]`, `n[i]` and `keys[i]`, not
-    on the other games of the batch: a batch gives the same samples as one call
-    per game with the same keys.
-
-    Args:
-        state, seats, n: as for `determinize`.
-        keys: (b,) uint64 keys (`rng.game_keys` makes them from a seed and ids).
-    """
-    seat = _check_seats(state, seats)
-    counts = check_counts(n, state.batch_size)
-    return _sample(state, seat, counts, check_keys(keys, state.batch_size))
-
-
 # ---- checks ----------------------------------------------------------------------
-
-
-def _check_state(state: object) -> None:
-    if not isinstance(state, State):
-        raise TypeError(
-            f"state must be a kanaloa_env.core.kahuna.State, got {type(state).__name__}"
-        )
-
-
-def _check_seats(state: State, seats: object) -> np.ndarray:
-    """(B,) intp seats from one int or B ints in 0..1."""
-    _check_state(state)
-    return check_seats(seats, state.batch_size, 2)
 
 
 def _prepare(state: State, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -309,3 +235,9 @@ def deal_sample(c, s, g, seat, key, hidden, places, words, order, listed):  # ty
         s.hidden_down[g, p] = 0
     s.key[g] = draw_one(round_base(key, np.int64(_STREAM_KEY)), np.int64(0))
     refresh_game(c, s, g)
+
+
+_SAMPLER = Sampler(State, _sample)
+determinize = _SAMPLER.determinize
+determinize_from_keys = _SAMPLER.determinize_from_keys
+_check_seats = _SAMPLER.seats

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ..batch import check_int_in
 from .constants import MAX_STONES, MIN_STONES
 
 FIRST_PLAYERS: tuple[str | int, ...] = ("random", 0, 1)
@@ -53,18 +54,12 @@ class Config:
     _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("stones_per_player", "max_turns"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Config.{name} must be an int, got {type(value).__name__}")
-        if not MIN_STONES <= self.stones_per_player <= MAX_STONES:
-            raise ValueError(
-                f"Config.stones_per_player must be in {MIN_STONES}..{MAX_STONES}, "
-                f"got {self.stones_per_player}"
-            )
-        if not 1 <= self.max_turns <= MAX_MAX_TURNS:
-            raise ValueError(
-                f"Config.max_turns must be in 1..{MAX_MAX_TURNS}, got {self.max_turns}"
+        for name, lo, hi in (
+            ("stones_per_player", MIN_STONES, MAX_STONES),
+            ("max_turns", 1, MAX_MAX_TURNS),
+        ):
+            object.__setattr__(
+                self, name, check_int_in(getattr(self, name), lo, hi, f"Config.{name}")
             )
         fp = self.first_player
         if isinstance(fp, bool) or not isinstance(fp, (str, int)) or fp not in FIRST_PLAYERS:

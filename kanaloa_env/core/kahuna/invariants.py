@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..batch import InvariantError, check_positive_int
+from .. import engine
+from ..batch import InvariantError
+from ..engine import check_mask, check_ranges, fail, random_games
 from . import cards, masks
 from .config import Config
 from .constants import (
@@ -64,20 +66,23 @@ def check_invariants(state: State) -> None:
     (K8); the cached mask equals a fresh computation and is empty exactly when the
     game is over; the public-view counters are 0.
     """
-    cfg = state.config
-    B = state.batch_size
+    check_ranges(state, _ranges(state.config))
+    _check_words(state)
+    _check_cards(state)
+    _check_board(state)
+    _check_turns(state)
+    _check_scorings(state)
+    check_mask(state, masks.compute_mask(state), state.phase == Phase.GAME_OVER)
 
-    def fail(bad: np.ndarray | np.bool_, what: str) -> None:
-        games = np.flatnonzero(bad)
-        if games.size:
-            raise InvariantError(f"{what}: games {games[:10].tolist()}")
+
+def _check_words(state: State) -> None:
+    """The bit sets and count words hold no bit past the islands and lines (K1); the
+    public-view counters are 0."""
+    B = state.batch_size
 
     def rows(x: np.ndarray) -> np.ndarray:
         return x.reshape(B, -1)
 
-    for name, lo, hi in _ranges(cfg):
-        v = rows(getattr(state, name).astype(np.int64))
-        fail(((v < lo) | (v > hi)).any(axis=1), f"{name} outside {lo}..{hi}")
     for name in ("hands", "known", "discard_up", "discard_down"):
         fail(
             (rows(cards.counts(getattr(state, name))) > 2).any(axis=1)
@@ -91,7 +96,10 @@ def check_invariants(state: State) -> None:
         "a public view is not a state",
     )
 
-    # K1.4: every card in one place.
+
+def _check_cards(state: State) -> None:
+    """K1.4, K2.3, K6.1, K6.7: every card in one place, hands within the limit."""
+    B = state.batch_size
     size = state.pile_size.astype(np.intp)
     pos = np.arange(MAX_PILE)
     in_pile = pos < size[:, None]
@@ -119,7 +127,10 @@ def check_invariants(state: State) -> None:
         "an empty slot while the pile is not empty (K6.1)",
     )
 
-    # The board.
+
+def _check_board(state: State) -> None:
+    """K1.5, K1.6, K5: bridges and stones."""
+    cfg = state.config
     fail(state.bridges[:, 0] & state.bridges[:, 1] != 0, "a line owned twice (K1.5)")
     fail(
         (np.bitwise_count(state.bridges) > BRIDGES_PER_PLAYER).any(axis=1),
@@ -141,7 +152,12 @@ def check_invariants(state: State) -> None:
             "with 12 stones, a held island without its stone (K5.6)",
         )
 
-    # Turns, phases, the end.
+
+def _check_turns(state: State) -> None:
+    """K3, K6, K7.4, K8, K9: turns, phases, flags and the end agree."""
+    cfg = state.config
+    B = state.batch_size
+    size = state.pile_size.astype(np.intp)
     over = state.phase == Phase.GAME_OVER
     done = state.terminated | state.truncated
     final = state.final_turns_left > 0
@@ -186,6 +202,12 @@ def check_invariants(state: State) -> None:
     if cfg.early_end:
         bare = (state.bridges == 0).any(axis=1)
         fail(~over & (state.num_scorings > 0) & bare, "a running game meets the early end (K8.2)")
+
+
+def _check_scorings(state: State) -> None:
+    """K7.2, K7.5, K8.2, K9.1: the scorings done, and the end they lead to."""
+    cfg = state.config
+    final = state.final_turns_left > 0
     sc = state.scorings.astype(np.int64)
     n = state.num_scorings
     fail(
@@ -216,10 +238,6 @@ def check_invariants(state: State) -> None:
         "terminated without a scoring or early end (K7.5, K8.2)",
     )
 
-    fresh = masks.compute_mask(state)
-    fail((fresh != state.legal).any(axis=1), "cached mask differs from a fresh computation")
-    fail(fresh.any(axis=1) == over, "mask must be non-empty exactly when the game is not over")
-
 
 def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
     """(array, lowest, highest) for every array whose values index something."""
@@ -241,17 +259,12 @@ def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
 
 
 @dataclass
-class PlaythroughStats:
-    """What `random_playthrough` saw: games, decisions, ends, turns."""
+class PlaythroughStats(engine.PlaythroughStats):
+    """What `random_playthrough` saw: the common figures, draws and turns."""
 
-    games: int
-    decisions: int
-    terminated: int
-    truncated: int
     draws: int
     mean_turns: float
     max_turns: int
-    final_state: State
 
 
 def random_playthrough(
@@ -271,54 +284,38 @@ def random_playthrough(
     `InvariantError` on a violation or when a game runs past `max_steps` decisions;
     `TypeError`/`ValueError` when an argument is not an int >= 1.
     """
-    for name, value in (
-        ("num_games", num_games),
-        ("max_steps", max_steps),
-        ("check_every", check_every),
-    ):
-        check_positive_int(value, name)
-    state = init(config, num_games, seed)
-    rng = np.random.default_rng(seed)
-    decisions = 0
-    in_turn = np.zeros(num_games, dtype=np.int64)
-    for t in range(max_steps):
-        done = state.done
-        if done.all():
-            break
-        mask = state.legal
-        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
-        before = state
-        state = step(before, actions)
-        decisions += int((~done).sum())
-        if (done & ~before.game_equal(state.replace(rewards=before.rewards))).any():
-            raise InvariantError("a finished game changed in step")
-        ended = state.done & ~done
-        if (state.rewards[~ended] != 0).any():
-            raise InvariantError("a reward outside the step that ends a game (K10.1)")
-        if (state.rewards.sum(axis=1) != 0).any():
-            raise InvariantError("rewards do not sum to 0 (K10.1)")
-        running = ~state.done
-        turned = state.turn != before.turn
-        if ((state.turn - before.turn) > 1).any():
-            raise InvariantError("the turn counter jumped (K3.1)")
-        switched = state.current_player != before.current_player
-        if (running & (switched != turned)).any():
-            raise InvariantError("the player to act changed without a turn end (K3.1)")
+    in_turn = np.zeros(0, dtype=np.int64)  # decisions in each game's current turn
+
+    def turns(before: State, after: State, done: np.ndarray) -> None:
+        nonlocal in_turn
+        if in_turn.shape != done.shape:
+            in_turn = np.zeros(done.shape, dtype=np.int64)
+        fail(after.rewards.sum(axis=1) != 0, "rewards do not sum to 0 (K10.1)")
+        turned = after.turn != before.turn
+        fail(after.turn - before.turn > 1, "the turn counter jumped (K3.1)")
+        switched = after.current_player != before.current_player
+        fail(
+            ~after.done & (switched != turned),
+            "the player to act changed without a turn end (K3.1)",
+        )
         in_turn = np.where(turned | done, 0, in_turn + 1)
-        if (in_turn >= 7).any():
-            raise InvariantError("more than 7 decisions in one turn (K7.6)")
-        if t % check_every == 0:
-            check_invariants(state)
-    else:
-        raise InvariantError(f"games still running after {max_steps} steps (K7.6)")
-    check_invariants(state)
+        fail(in_turn >= 7, "more than 7 decisions in one turn (K7.6)")
+
+    state, decisions = random_games(
+        init,
+        step,
+        check_invariants,
+        config,
+        num_games,
+        seed,
+        max_steps,
+        check_every,
+        turns,
+        why_long=" (K7.6)",
+    )
     return PlaythroughStats(
-        games=num_games,
-        decisions=decisions,
-        terminated=int(state.terminated.sum()),
-        truncated=int(state.truncated.sum()),
+        **PlaythroughStats.common(state, decisions),
         draws=int((state.terminated & (state.winner < 0)).sum()),
         mean_turns=float(state.turn.mean()),
         max_turns=int(state.turn.max()),
-        final_state=state,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine import game_indices
 from ..kernels import kernel, popcount, small_kernel
 from .cards import count_of, num_cards
 from .config import DISCARD_RULES
@@ -32,9 +33,8 @@ from .constants import (
     TAKE_BASE,
     Phase,
 )
-from .state import State, game_indices
+from .state import State
 
-_PLAY, _DRAW_PHASE, _GAME_OVER = (int(p) for p in Phase)
 _NO_LEGAL_PLAY = DISCARD_RULES.index("no_legal_play")
 _UNPLAYABLE_CARDS = DISCARD_RULES.index("unplayable_cards")
 _LINE_A = LINE_A.astype(np.int64)
@@ -54,14 +54,14 @@ def mask_row(c, s, g, row):  # type: ignore[no-untyped-def]
     """Write into `row` (153,) bool the legal actions of game g's player to act (all
     False once the game is over, K8.3)."""
     phase = s.phase[g]
-    if phase == _GAME_OVER:
+    if phase == Phase.GAME_OVER:
         row[:] = False
         return
     p = np.int64(s.current_player[g])
     hand = np.int64(s.hands[g, p])
     mine = np.int64(s.bridges[g, p])
     theirs = np.int64(s.bridges[g, 1 - p])
-    play = phase == _PLAY
+    play = phase == Phase.PLAY
     final = s.final_turns_left[g] > 0
     # The lines whose first end (a) or second end (b) p holds a card of, or two cards
     # (needed in the PLAY phase only).
@@ -113,7 +113,7 @@ def mask_row(c, s, g, row):  # type: ignore[no-untyped-def]
             keep = _ALL_ISLANDS & ~spent
         else:
             keep = _ALL_ISLANDS
-    elif phase == _DRAW_PHASE and (size == HAND_LIMIT or s.handed_back[g]):
+    elif phase == Phase.DRAW and (size == HAND_LIMIT or s.handed_back[g]):
         keep = _ALL_ISLANDS
     for x in range(NUM_ISLANDS):
         row[DISCARD_BASE + x] = ((keep >> x) & 1) & (count_of(hand, x) != 0)

@@ -14,15 +14,17 @@ batch).
 from __future__ import annotations
 
 import numpy as np
-from numba import types
 
-from ..kernels import Entry, check_threads, kernel, popcount, run_state, small_kernel
+from ..engine import Observer
+from ..kernels import kernel, popcount, small_kernel
+from ..layout import markdown_rows, offsets
 from .board import COUNT_BITS, bridge_counts
 from .cards import num_cards
 from .config import DISCARD_RULES
 from .constants import (
     ALL_LINES,
     BRIDGES_PER_PLAYER,
+    FINAL_TURNS,
     HAND_LIMIT,
     ISLAND_NAMES,
     LINE_NAMES,
@@ -33,6 +35,7 @@ from .constants import (
     NUM_ISLANDS,
     NUM_LINES,
     NUM_SCORINGS,
+    PHASE_NAMES,
     ROW_SLOTS,
     SCORING_POINTS,
     Phase,
@@ -130,40 +133,63 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("numbers", len(NUMBERS), "; ".join(f"{name}: {text}" for name, _, text in NUMBERS)),
 )
 
-OFFSETS: dict[str, tuple[int, int]] = {}
-_o = 0
-for _name, _size, _ in OBS_LAYOUT:
-    OFFSETS[_name] = (_o, _o + _size)
-    _o += _size
-OBS_DIM: int = _o
+OFFSETS, OBS_DIM = offsets(OBS_LAYOUT)
 
 # ---- the encoder -------------------------------------------------------------------
 
-(
-    _HAND,
-    _KNOWN_THEIRS,
-    _KNOWN_MINE,
-    _DISCARD_UP,
-    _MY_DOWN,
-    _FACE_UP,
-    _LINES_MINE,
-    _LINES_THEIRS,
-    _LINES_FREE,
-    _MY_STONES,
-    _THEIR_STONES,
-    _DECISION,
-    _ROUND,
-    _FLAGS,
-    _RULES,
-    _MY_MAJORITY,
-    _THEIR_MAJORITY,
-    _NUMBERS,
-) = (OFFSETS[name][0] for name, _, _ in OBS_LAYOUT)
+
+def _start(name: str) -> int:
+    """Where entry `name` of `OBS_LAYOUT` starts in the vector."""
+    return OFFSETS[name][0]
+
+
+def _number(name: str) -> int:
+    """The index of `name` in `NUMBERS`."""
+    return [n for n, _, _ in NUMBERS].index(name)
+
+
+# Where the encoder writes, all read from the layout tables.
+_HAND, _KNOWN_THEIRS, _KNOWN_MINE = (_start(n) for n in ("hand", "known_theirs", "known_mine"))
+_DISCARD_UP, _MY_DOWN, _FACE_UP = (_start(n) for n in ("discard_up", "my_discard_down", "face_up"))
+_LINES_MINE, _LINES_THEIRS, _LINES_FREE = (
+    _start(n) for n in ("lines_mine", "lines_theirs", "lines_free")
+)
+_MY_STONES, _THEIR_STONES, _DECISION = (
+    _start(n) for n in ("my_stones", "their_stones", "decision")
+)
+_ROUND, _FLAGS, _RULES, _NUMBERS = (_start(n) for n in ("round", "turn_flags", "rules", "numbers"))
+_MY_MAJORITY, _THEIR_MAJORITY = _start("my_majority"), _start("their_majority")
+_TO_ACT = _DECISION + len(DECISIONS)  # after the phase one-hot
+_EARLY_END = _RULES + len(DISCARD_RULES)  # after the discard rule one-hot
+_HANDED_BACK, _FIRST_FINAL, _SECOND_FINAL, _SKIPPED, _NO_SKIP = (
+    _FLAGS + TURN_FLAGS.index(n)
+    for n in (
+        "handed_back",
+        "first_final_turn",
+        "second_final_turn",
+        "last_turn_skipped",
+        "may_not_skip",
+    )
+)
+_MY_BRIDGES, _THEIR_BRIDGES, _PILE, _TO_DRAW = (
+    _number(n) for n in ("my_bridge_supply", "their_bridge_supply", "pile_size", "cards_to_draw")
+)
+_MY_HAND, _THEIR_HAND, _MY_DOWN_COUNT, _THEIR_DOWN_COUNT = (
+    _number(n) for n in ("my_hand_size", "their_hand_size", "my_down_count", "their_down_count")
+)
+_MY_STONE_SUPPLY, _THEIR_STONE_SUPPLY, _STONES_PER_PLAYER, _TURN_NUMBER = (
+    _number(n) for n in ("my_stone_supply", "their_stone_supply", "stones_per_player", "turn")
+)
+_MY_SCORING, _THEIR_SCORING = _number("my_scoring_1"), _number("their_scoring_1")
+_MY_POINTS, _THEIR_POINTS = _number("my_points"), _number("their_points")
+# Scoring k's numbers are 2k entries after the first scoring's; the phases are the
+# decisions, in order.
+assert all(_number(f"my_scoring_{k + 1}") == _MY_SCORING + 2 * k for k in range(NUM_SCORINGS))
+assert all(_number(f"their_scoring_{k + 1}") == _THEIR_SCORING + 2 * k for k in range(NUM_SCORINGS))
+assert DECISIONS == PHASE_NAMES
 assert _NUMBERS + len(NUMBERS) == OBS_DIM
 # The numbers' divisors (`NUMBERS`), as float32; the turn's (config max_turns) is -1 here.
 _DIVISORS = np.array([-1 if d is None else d for _, d, _ in NUMBERS], dtype=np.float32)
-_TURN_NUMBER = [name for name, _, _ in NUMBERS].index("turn")
-_PLAY, _DRAW, _GAME_OVER = (int(p) for p in Phase)
 _F32 = np.float32
 
 
@@ -238,23 +264,23 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     _write_bits(out, _THEIR_STONES, stones_theirs, NUM_ISLANDS)
     # The decision, the round, the flags, the rules.
     phase = np.int64(s.phase[g])
-    for k in range(3):
+    for k in range(len(DECISIONS)):
         out[_DECISION + k] = phase == k
-    out[_DECISION + 3] = s.current_player[g] == me
-    round_ = min(np.int64(s.num_scorings[g]), 2)
-    for k in range(3):
+    out[_TO_ACT] = s.current_player[g] == me
+    round_ = min(np.int64(s.num_scorings[g]), NUM_SCORINGS - 1)  # K3.4: rounds 1..3
+    for k in range(NUM_SCORINGS):
         out[_ROUND + k] = round_ == k
     final = s.final_turns_left[g]
     skipped = s.last_turn_skipped[g]
     handed_back = s.handed_back[g]
-    out[_FLAGS] = handed_back
-    out[_FLAGS + 1] = final == 2
-    out[_FLAGS + 2] = final == 1
-    out[_FLAGS + 3] = skipped
-    out[_FLAGS + 4] = phase != _GAME_OVER and (final > 0 or skipped or handed_back)
-    for k in range(3):
+    out[_HANDED_BACK] = handed_back
+    out[_FIRST_FINAL] = final == FINAL_TURNS
+    out[_SECOND_FINAL] = final == 1
+    out[_SKIPPED] = skipped
+    out[_NO_SKIP] = phase != Phase.GAME_OVER and (final > 0 or skipped or handed_back)
+    for k in range(len(DISCARD_RULES)):
         out[_RULES + k] = c.discard_rule == k
-    out[_RULES + 3] = c.early_end
+    out[_EARLY_END] = c.early_end
     # Bridges at each island over its majority threshold.
     at_mine = bridge_counts(mine)
     at_theirs = bridge_counts(theirs)
@@ -265,29 +291,31 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     # The numbers (`NUMBERS`; + the cards a public view blanked, 0 in a real state),
     # each small integer over its divisor in float32.
     pile = np.int64(s.pile_size[g])
-    _write_number(c, out, 0, BRIDGES_PER_PLAYER - popcount(mine))
-    _write_number(c, out, 1, BRIDGES_PER_PLAYER - popcount(theirs))
-    _write_number(c, out, 2, pile)
-    _write_number(c, out, 3, pile + in_row)
-    _write_number(c, out, 4, num_cards(np.int64(s.hands[g, me])) + s.hidden_hand[g, me])
-    _write_number(c, out, 5, num_cards(np.int64(s.hands[g, q])) + s.hidden_hand[g, q])
-    _write_number(c, out, 6, num_cards(np.int64(s.discard_down[g, me])) + s.hidden_down[g, me])
-    _write_number(c, out, 7, num_cards(np.int64(s.discard_down[g, q])) + s.hidden_down[g, q])
-    _write_number(c, out, 8, c.stones_per_player - popcount(stones_mine))
-    _write_number(c, out, 9, c.stones_per_player - popcount(stones_theirs))
-    _write_number(c, out, 10, c.stones_per_player)
-    _write_number(c, out, 11, np.int64(s.turn[g]))
+    _write_number(c, out, _MY_BRIDGES, BRIDGES_PER_PLAYER - popcount(mine))
+    _write_number(c, out, _THEIR_BRIDGES, BRIDGES_PER_PLAYER - popcount(theirs))
+    _write_number(c, out, _PILE, pile)
+    _write_number(c, out, _TO_DRAW, pile + in_row)
+    _write_number(c, out, _MY_HAND, num_cards(np.int64(s.hands[g, me])) + s.hidden_hand[g, me])
+    _write_number(c, out, _THEIR_HAND, num_cards(np.int64(s.hands[g, q])) + s.hidden_hand[g, q])
+    down_mine = num_cards(np.int64(s.discard_down[g, me])) + s.hidden_down[g, me]
+    _write_number(c, out, _MY_DOWN_COUNT, down_mine)
+    down_theirs = num_cards(np.int64(s.discard_down[g, q])) + s.hidden_down[g, q]
+    _write_number(c, out, _THEIR_DOWN_COUNT, down_theirs)
+    _write_number(c, out, _MY_STONE_SUPPLY, c.stones_per_player - popcount(stones_mine))
+    _write_number(c, out, _THEIR_STONE_SUPPLY, c.stones_per_player - popcount(stones_theirs))
+    _write_number(c, out, _STONES_PER_PLAYER, c.stones_per_player)
+    _write_number(c, out, _TURN_NUMBER, np.int64(s.turn[g]))
     points_mine = 0
     points_theirs = 0
     for k in range(NUM_SCORINGS):
         mine_k = np.int64(s.scorings[g, k, me])
         theirs_k = np.int64(s.scorings[g, k, q])
-        _write_number(c, out, 12 + 2 * k, mine_k)
-        _write_number(c, out, 13 + 2 * k, theirs_k)
+        _write_number(c, out, _MY_SCORING + 2 * k, mine_k)
+        _write_number(c, out, _THEIR_SCORING + 2 * k, theirs_k)
         points_mine += mine_k
         points_theirs += theirs_k
-    _write_number(c, out, 18, points_mine)
-    _write_number(c, out, 19, points_theirs)
+    _write_number(c, out, _MY_POINTS, points_mine)
+    _write_number(c, out, _THEIR_POINTS, points_theirs)
 
 
 @small_kernel
@@ -305,59 +333,8 @@ def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-
         encode_game(c, s, g, me, out[g])
 
 
-_ENCODE = Entry(_encode_range, types.int64[::1], types.boolean, types.float32[:, ::1])
-_NO_SEATS = np.zeros(0, dtype=np.int64)
-
-
-def observe(
-    state: State,
-    seat: np.ndarray | int | None = None,
-    out: np.ndarray | None = None,
-    threads: int = 1,
-) -> np.ndarray:
-    """Encode each game from one player's point of view (`OBS_LAYOUT`).
-
-    Args:
-        state: a batch of `B` games.
-        seat: whose view: None for each game's player to act (player 0 once a
-            game is over), one int 0/1 for all games, or (B,) ints.
-        out: optional (B, OBS_DIM) float32 array to write into (every entry is
-            written).
-        threads: encode the games on up to this many threads (batches of at least
-            2048 games; `kanaloa_env.core.kernels`). The result does not depend on it.
-
-    Returns:
-        (B, OBS_DIM) float32 (`out` when given).
-
-    Raises:
-        TypeError / ValueError: a bad `seat` or `out`.
-    """
-    B = len(state.phase)
-    if threads != 1 or type(threads) is not int:
-        threads = check_threads(threads)
-    if seat is None:
-        seats, to_act = _NO_SEATS, True
-    else:
-        me = np.asarray(seat)
-        if me.dtype.kind not in "iu" or me.ndim > 1:
-            raise TypeError(f"seat must be an int or a (B,) int array, got {me.dtype} {me.shape}")
-        if me.ndim == 1 and me.shape != (B,):
-            raise ValueError(f"seat must have shape ({B},), got {me.shape}")
-        if ((me < 0) | (me > 1)).any():
-            raise ValueError(f"seats must be 0 or 1, got {np.unique(me).tolist()}")
-        seats = np.full(B, me, dtype=np.int64) if me.ndim == 0 else me.astype(np.int64)
-        to_act = False
-    if out is None:
-        out = np.empty((B, OBS_DIM), dtype=np.float32)
-        fn = _ENCODE(state)
-    elif not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (B, OBS_DIM):
-        raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
-    elif not out.flags.writeable:
-        raise ValueError("out must be writeable")
-    else:
-        fn = _ENCODE(state) if out.flags.c_contiguous and out.flags.aligned else _encode_range
-    run_state(fn, B, threads, state, seats, to_act, out)
-    return out
+_OBSERVER: Observer[State] = Observer(_encode_range, OBS_DIM)
+observe = _OBSERVER.observe
 
 
 def decode(vector: np.ndarray) -> dict[str, object]:
@@ -379,7 +356,8 @@ def decode(vector: np.ndarray) -> dict[str, object]:
         return [ISLAND_NAMES[i] for i in range(NUM_ISLANDS) if x[i] > 0.5]
 
     row = part["face_up"].reshape(ROW_SLOTS, NUM_ISLANDS)
-    decision, flags, rules = part["decision"], part["turn_flags"], part["rules"]
+    decision, rules = part["decision"], part["rules"]
+    flag = {name: x > 0.5 for name, x in zip(TURN_FLAGS, part["turn_flags"], strict=True)}
     out: dict[str, object] = {name: multiset(part[name]) for name in _MULTISETS}
     out.update(
         {
@@ -391,15 +369,21 @@ def decode(vector: np.ndarray) -> dict[str, object]:
             "their_stones": islands(part["their_stones"]),
             "my_bridges_at": (part["my_majority"] * MAJORITY).round().astype(int).tolist(),
             "their_bridges_at": (part["their_majority"] * MAJORITY).round().astype(int).tolist(),
-            "phase": DECISIONS[int(np.argmax(decision[:3]))],
-            "to_act": bool(decision[3] > 0.5),
+            "phase": DECISIONS[int(np.argmax(decision[: len(DECISIONS)]))],
+            "to_act": bool(decision[len(DECISIONS)] > 0.5),
             "round": int(np.argmax(part["round"])) + 1,
-            "handed_back": bool(flags[0] > 0.5),
-            "final_turns_left": 2 if flags[1] > 0.5 else 1 if flags[2] > 0.5 else None,
-            "last_turn_skipped": bool(flags[3] > 0.5),
-            "may_not_skip": bool(flags[4] > 0.5),
-            "discard_rule": DISCARD_RULES[int(np.argmax(rules[:3]))],
-            "early_end": bool(rules[3] > 0.5),
+            "handed_back": bool(flag["handed_back"]),
+            "final_turns_left": (
+                FINAL_TURNS
+                if flag["first_final_turn"]
+                else 1
+                if flag["second_final_turn"]
+                else None
+            ),
+            "last_turn_skipped": bool(flag["last_turn_skipped"]),
+            "may_not_skip": bool(flag["may_not_skip"]),
+            "discard_rule": DISCARD_RULES[int(np.argmax(rules[: len(DISCARD_RULES)]))],
+            "early_end": bool(rules[len(DISCARD_RULES)] > 0.5),
         }
     )
     for (name, divisor, _), x in zip(NUMBERS, part["numbers"], strict=True):
@@ -421,12 +405,8 @@ def layout_markdown() -> str:
         "may know (KAHUNA-RULES.md K12). `kanaloa_env.core.kahuna.decode(v)` turns a vector into",
         "a dict.",
         "",
-        "| slice | offset | length | meaning |",
-        "|---|---|---|---|",
+        *markdown_rows(OBS_LAYOUT),
     ]
-    for name, size, meaning in OBS_LAYOUT:
-        a, _ = OFFSETS[name]
-        lines.append(f"| `{name}` | {a} | {size} | {meaning} |")
     return "\n".join(lines) + "\n"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rng import game_keys
+from ..engine import scenario_key
 from . import cards, masks
 from .board import held_islands
 from .config import Config
@@ -210,6 +210,34 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
     """
     if not isinstance(sc, dict):
         raise TypeError(f"a scenario must be a dict, got {type(sc).__name__}")
+    cfg, start = _read_config(sc)
+    state = State.empty(cfg, 1)
+    words = _read_board(sc, cfg, state)
+    hands, row, pile = _read_cards(sc, state)
+    n_scorings = _read_scorings(sc, cfg, state)
+    cards_left = bool(pile) or any(c >= 0 for c in row)
+    phase, over, turn, final, to_act, handed_back, skipped = _read_turn(
+        sc, cfg, start, [len(h) for h in hands], cards_left, n_scorings
+    )
+    winner, reason = _read_end(sc, cfg, state, over, n_scorings, words, final, turn)
+    state.starting_player[0] = start
+    state.turn[0] = turn
+    state.phase[0] = phase
+    state.current_player[0] = NO_PLAYER if over else to_act
+    state.final_turns_left[0] = final
+    state.handed_back[0] = handed_back
+    state.last_turn_skipped[0] = skipped
+    if over:
+        state.truncated[0] = reason == "truncated"
+        state.terminated[0] = reason != "truncated"
+        state.winner[0] = NO_PLAYER if winner is None else winner
+    state.key[0] = scenario_key(sc.get("key"), seed)
+    masks.refresh(state)
+    return state
+
+
+def _read_config(sc: dict[str, Any]) -> tuple[Config, int]:
+    """The `config` and the `starting_player` (K2.2)."""
     unknown = [k for k in sc if k not in _KEYS]
     if unknown:
         raise ValueError(f"scenario keys {unknown} are unknown; allowed: {list(_KEYS)}")
@@ -220,7 +248,6 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         cfg = Config.from_dict(over_)
     except (ValueError, TypeError) as e:
         raise ValueError(f"scenario key 'config': {e}") from None
-    state = State.empty(cfg, 1)
     start = _int(sc, "starting_player", 0, 1)
     if cfg.first_player != "random" and start != cfg.first_player:
         raise ValueError(
@@ -228,7 +255,11 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
             f"(config first_player), got {start}"
         )
 
-    # The board (K1.5, K1.6, K5.1).
+    return cfg, start
+
+
+def _read_board(sc: dict[str, Any], cfg: Config, state: State) -> list[int]:
+    """The board (K1.5, K1.6, K5.1) into `state`; the bridges' line sets."""
     bridges = _list(_require(sc, "bridges"), "bridges", 2)
     owner: dict[int, int] = {}
     words = [0, 0]
@@ -273,8 +304,11 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
                 f"scenario key 'stones': with 12 stones player {p} holds {ISLAND_NAMES[x]} "
                 "and must have a stone there (K5.6)"
             )
+    return words
 
-    # The cards (K1.4, K2.1).
+
+def _read_cards(sc: dict[str, Any], state: State) -> tuple[list[list[int]], list[int], list[int]]:
+    """The cards (K1.4, K2.1, K6.7) into `state`; the hands, the row and the pile."""
     hands = _per_player(sc, "hands")
     for p in range(2):
         if len(hands[p]) > HAND_LIMIT:
@@ -326,8 +360,11 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
                     f"scenario key 'known': known[{p}] is not part of player {p}'s hand (K6.7)"
                 )
         state.known[0] = [cards.word_of(k) for k in known]
+    return hands, row, pile
 
-    # Scorings (K7.2, K7.5).
+
+def _read_scorings(sc: dict[str, Any], cfg: Config, state: State) -> int:
+    """The scorings done (K7.2, K7.5) into `state`; their number."""
     scorings = _list(_require(sc, "scorings"), "scorings")
     if len(scorings) > NUM_SCORINGS:
         raise ValueError(f"scenario key 'scorings' holds at most {NUM_SCORINGS} scorings")
@@ -352,8 +389,19 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         state.scorings[0, k] = pts
     n_scorings = len(scorings)
     state.num_scorings[0] = n_scorings
+    return n_scorings
 
-    # Whose decision, which phase (K3, K7.4, K9.1).
+
+def _read_turn(
+    sc: dict[str, Any],
+    cfg: Config,
+    start: int,
+    hand_sizes: list[int],
+    cards_left: bool,
+    n_scorings: int,
+) -> tuple[int, bool, int, int, Any, bool, bool]:
+    """Whose decision, which phase (K3, K6, K7.4, K9.1): phase, over, turn,
+    final_turns_left, to_act, handed_back, last_turn_skipped."""
     phase_name = _require(sc, "phase")
     if phase_name not in PHASE_NAMES:
         raise ValueError(f"scenario key 'phase' must be one of {PHASE_NAMES}, got {phase_name!r}")
@@ -377,7 +425,6 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
             )
     handed_back = _bool(sc, "handed_back")
     skipped = _bool(sc, "last_turn_skipped")
-    hand_sizes = [len(h) for h in hands]
     if handed_back and (phase != Phase.DRAW or hand_sizes[start ^ (turn & 1)] >= HAND_LIMIT):
         raise ValueError(
             "scenario key 'handed_back': only in the DRAW phase, after a hand-back left the "
@@ -385,7 +432,6 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         )
     if skipped and turn == 0:
         raise ValueError("scenario key 'last_turn_skipped': no turn before turn 0 (K6.3)")
-    cards_left = bool(pile) or any(c >= 0 for c in row)
     if final:
         if cards_left or n_scorings != len(SCORING_POINTS):
             raise ValueError(
@@ -416,8 +462,20 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
             )
     if not over and n_scorings == NUM_SCORINGS:
         raise ValueError("scenario key 'scorings': 3 scorings only once the game is over (K7.5)")
+    return phase, over, turn, final, to_act, handed_back, skipped
 
-    # The end (K7.5, K8, K9.1).
+
+def _read_end(
+    sc: dict[str, Any],
+    cfg: Config,
+    state: State,
+    over: bool,
+    n_scorings: int,
+    words: list[int],
+    final: int,
+    turn: int,
+) -> tuple[Any, Any]:
+    """The end (K7.5, K8, K9.1): the winner and the end reason, checked."""
     winner = _require(sc, "winner")
     reason = _require(sc, "end_reason")
     bare = [w == 0 for w in words]
@@ -445,27 +503,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
                 f"scenario key 'winner' must be {want_winner} for end_reason {reason!r} in this "
                 f"position (K8), got {winner!r}"
             )
-
-    state.starting_player[0] = start
-    state.turn[0] = turn
-    state.phase[0] = phase
-    state.current_player[0] = NO_PLAYER if over else to_act
-    state.final_turns_left[0] = final
-    state.handed_back[0] = handed_back
-    state.last_turn_skipped[0] = skipped
-    if over:
-        state.truncated[0] = reason == "truncated"
-        state.terminated[0] = reason != "truncated"
-        state.winner[0] = NO_PLAYER if winner is None else winner
-    key = sc.get("key")
-    if key is not None:
-        if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < 2**64:
-            raise ValueError(f"scenario key 'key' must be an int in 0..2**64-1, got {key!r}")
-        state.key[0] = np.uint64(key)
-    else:
-        state.key[0] = game_keys(0 if seed is None else seed, np.array([0]))[0]
-    masks.refresh(state)
-    return state
+    return winner, reason
 
 
 def _check_end(

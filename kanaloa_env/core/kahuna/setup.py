@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..batch import check_positive_int
-from ..kernels import argsort_small, check_threads, kernel, run_batch, run_state, small_kernel
-from ..rng import draw_one, game_keys, round_base
+from ..engine import Setup, game_indices
+from ..kernels import argsort_small, kernel, run_batch, run_state, small_kernel
+from ..rng import draw_one, round_base
 from .cards import count_of
 from .config import Config
 from .constants import (
@@ -32,81 +32,21 @@ from .constants import (
     Phase,
 )
 from .masks import refresh_game
-from .state import State, game_indices
+from .state import State
 
 # The coin's stream: far from the shuffles' streams 0 (set-up), 1 and 2 (reshuffles).
 COIN_STREAM = 1 << 32
-_PLAY = int(Phase.PLAY)
 _TOP_BIT = np.uint64(63)
 
-MAX_GAME = 2**64 - 1
-"""The largest game index in a stream (indices are uint64)."""
 
-
-def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) -> State:
-    """A batch of new games at the first decision (K2).
-
-    Args:
-        config: the rules; one config for the whole batch.
-        batch_size: number of games `B`.
-        seed: 0..2**64-1. Game `i` of the batch is game `first_game + i` of the
-            stream `seed`, the same whatever the batch size.
-        first_game: index of the batch's first game in the stream, in
-            0..2**64-batch_size.
-
-    Returns:
-        A new `State` of batch size `B`.
-
-    Raises:
-        TypeError: `config` is not a Kahuna `Config`, or `batch_size` is not an int.
-        ValueError: `batch_size < 1`, a bad `seed`, or a bad `first_game`.
-    """
-    if not isinstance(config, Config):
-        raise TypeError(
-            f"config must be a kanaloa_env.core.kahuna.Config, got {type(config).__name__}"
-        )
-    B = check_positive_int(batch_size, "batch_size")
-    last = MAX_GAME - B + 1
-    if (
-        isinstance(first_game, bool)
-        or not isinstance(first_game, (int, np.integer))
-        or not 0 <= int(first_game) <= last
-    ):
-        raise ValueError(
-            f"first_game must be an int in 0..2**64-{B} for a batch of {B}, got {first_game!r}"
-        )
-    first = int(first_game)
-    return init_from_keys(config, game_keys(seed, np.arange(first, first + B, dtype=np.uint64)))
-
-
-def init_from_keys(config: Config, keys: np.ndarray, threads: int = 1) -> State:
-    """A batch of new games, one per uint64 key (see `rng.game_keys`), (B,) -> State;
-    `threads` as for `step` (the result does not depend on it)."""
-    if not isinstance(config, Config):
-        raise TypeError(
-            f"config must be a kanaloa_env.core.kahuna.Config, got {type(config).__name__}"
-        )
-    keys = np.asarray(keys)
-    if keys.ndim != 1 or keys.dtype != np.uint64 or len(keys) == 0:
-        raise ValueError(
-            f"keys must be a non-empty (B,) uint64 array, got {keys.dtype} {keys.shape}"
-        )
-    state = State.empty(config, len(keys))
-    reset_games(state, np.arange(len(keys)), keys, threads)
-    return state
-
-
-def reset_games(state: State, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
-    """Start new games with `keys` (b,) uint64 in positions `idx` (b,) of `state`, in
-    place (the vector env's auto-reset). `idx` may also be a (B,) bool mask; `threads`
-    as for `step`."""
-    idx = game_indices(state, idx, "reset_games")
-    keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
-    if len(keys) != len(idx):
-        raise ValueError(f"reset_games: {len(idx)} games but {len(keys)} keys")
-    if threads != 1 or type(threads) is not int:
-        threads = check_threads(threads)
+def _reset(state: State, idx: np.ndarray, keys: np.ndarray, threads: int) -> None:
     run_state(_reset_range, len(idx), threads, state, idx, keys)
+
+
+_SETUP = Setup(State, Config, _reset)
+init = _SETUP.init
+init_from_keys = _SETUP.init_from_keys
+reset_games = _SETUP.reset_games
 
 
 @kernel
@@ -154,7 +94,7 @@ def reset_game(c, s, g, key, words, order):  # type: ignore[no-untyped-def]
         first = c.first_player
     s.starting_player[g] = first
     s.current_player[g] = first
-    s.phase[g] = _PLAY
+    s.phase[g] = Phase.PLAY
     s.turn[g] = 0
     s.final_turns_left[g] = 0
     s.handed_back[g] = False

@@ -160,19 +160,3 @@ class State(GameState, fields=FIELDS, sizes=sizes):
         if meta.get("game") != "kahuna":
             raise ValueError(f"not a Kahuna state (game {meta.get('game')!r})")
         return Config.from_dict(meta.get("config"))
-
-
-def game_indices(state: State, idx: object, who: str) -> np.ndarray:
-    """(b,) int64 indices of games of `state` from integer indices (negative ones count
-    from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
-    index out of range (the kernels do not check bounds)."""
-    B = len(state.phase)
-    g = np.asarray(idx)
-    if g.dtype == bool:
-        g = np.flatnonzero(g)
-    elif g.size and g.dtype.kind not in "iu":
-        raise TypeError(f"{who}: game indices must be integers or a bool mask, got {g.dtype}")
-    g = g.astype(np.int64).reshape(-1)
-    if g.size and (g.min() < -B or g.max() >= B):
-        raise IndexError(f"{who}: game indices must be in -{B}..{B - 1}, got {g.tolist()[:10]}")
-    return g % B if B else g  # type: ignore[no-any-return]

@@ -13,27 +13,15 @@ truncation (K9.1); rewards are set where a game ends (K10.1); (5) the cached mas
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
-from numba import types
 
-from ..batch import check_actions
-from ..kernels import (
-    Entry,
-    check_threads,
-    count_illegal,
-    kernel,
-    popcount,
-    run_state,
-    small_kernel,
-)
+from ..engine import Stepper, compiled_step
+from ..kernels import kernel, popcount, small_kernel
 from .board import bridges_at, held
 from .cards import LOW, count_of
 from .constants import (
+    ACTION_KIND,
     DISCARD_BASE,
-    DRAW,
-    END_PLAY,
     FINAL_TURNS,
     LINE_A,
     LINE_B,
@@ -48,8 +36,8 @@ from .constants import (
     REMOVE_BASE,
     REMOVE_PAIRS,
     SCORING_POINTS,
-    SKIP,
     TAKE_BASE,
+    Kind,
     Phase,
     action_name,
 )
@@ -57,7 +45,7 @@ from .masks import refresh_game
 from .setup import shuffle_game
 from .state import State
 
-_PLAY, _DRAW_PHASE, _GAME_OVER = (int(p) for p in Phase)
+_KIND = ACTION_KIND.astype(np.int64)
 _LINE_A = LINE_A.astype(np.int64)
 _LINE_B = LINE_B.astype(np.int64)
 _LINES_AT = LINES_AT.astype(np.int64)
@@ -66,94 +54,15 @@ _LOW = int(LOW)
 _FIRST, _SECOND = SCORING_POINTS  # K7.2: the points of the first and second scoring
 
 
-def step(state: State, actions: np.ndarray, threads: int = 1) -> State:
-    """Apply one decision in every game of the batch and return the new state.
-
-    Args:
-        state: a batch of `B` games; not modified.
-        actions: (B,) integer actions (the spec's action table) for each game's
-            `current_player`. Games that are over ignore their entry.
-        threads: step the games on up to this many threads (batches of at least
-            2048 games; `kanaloa_env.core.kernels`); the result does not depend on it.
-
-    Returns:
-        A new `State`: `rewards` holds this step's rewards (K10.1), `terminated`,
-        `truncated` and `winner` the end, `legal` the next mask.
-
-    Raises:
-        TypeError: `actions` is not an integer array.
-        ValueError: wrong shape, out of range, or illegal in some game (the message
-            names the games, players, phases and actions at fault); the state is
-            then unchanged.
-    """
-    actions = validate_actions(state, actions)
-    new = state.copy()
-    _apply(new, actions, threads)
-    return new
-
-
-def step_inplace(
-    state: State, actions: np.ndarray, validate: bool = True, threads: int = 1
-) -> State:
-    """Like `step`, but updates `state`'s arrays in place and returns it.
-
-    On an error nothing has been written. `validate=False` skips the checks, for
-    callers that have already checked the actions against `state.legal` (an
-    unchecked illegal action corrupts the state).
-    """
-    if validate:
-        actions = validate_actions(state, actions)
-    else:
-        if type(actions) is not np.ndarray or actions.dtype != np.int64:
-            actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != state.phase.shape:  # (the kernels do not check bounds)
-            raise ValueError(f"actions must have shape {state.phase.shape}, got {actions.shape}")
-    _apply(state, actions, threads)
-    return state
-
-
-def validate_actions(state: State, actions: object) -> np.ndarray:
-    """Check `actions` against the batch; return them as a (B,) int64 array or raise.
-
-    Raises:
-        TypeError: not an integer array.
-        ValueError: wrong shape, or an action out of range or illegal in a game that
-            is not over (the message lists the games, players, phases and actions).
-    """
-    a = actions
-    if (
-        type(a) is not np.ndarray
-        or a.dtype != np.int64
-        or a.shape != state.phase.shape
-        or count_illegal(a, state.legal, state.phase, _GAME_OVER)
-    ):
-        # The one check with its messages (and the conversion of other integer types).
-        a = check_actions(actions, state.legal, lambda: state.phase != _GAME_OVER, _describe(state))
-    return a  # type: ignore[return-value]
-
-
-def _describe(state: State) -> Callable[[int, int], str]:
-    """What `check_actions` says of game g's action a: player, phase and the action."""
-
-    def describe(g: int, act: int) -> str:
-        what = action_name(act) if 0 <= act < NUM_ACTIONS else f"out of range 0..{NUM_ACTIONS - 1}"
-        phase = PHASE_NAMES[int(state.phase[g])]
-        if state.final_turns_left[g] > 0:
-            phase += " (final turn)"
-        return (
-            f"player {int(state.current_player[g])} in phase {phase} "
-            f"cannot take action {act} ({what})"
-        )
-
-    return describe
-
-
-def _apply(state: State, actions: np.ndarray, threads: int) -> None:
-    if threads != 1 or type(threads) is not int:
-        threads = check_threads(threads)
-    f = actions.flags
-    fn = _STEP(state) if f.c_contiguous and f.aligned else _step_range
-    run_state(fn, len(actions), threads, state, actions)
+def _describe(state: State, g: int, act: int) -> str:
+    """What is wrong with action `act` in game `g`: the player, the phase, the action."""
+    what = action_name(act) if 0 <= act < NUM_ACTIONS else f"out of range 0..{NUM_ACTIONS - 1}"
+    phase = PHASE_NAMES[int(state.phase[g])]
+    if state.final_turns_left[g] > 0:
+        phase += " (final turn)"
+    return (
+        f"player {int(state.current_player[g])} in phase {phase} cannot take action {act} ({what})"
+    )
 
 
 @kernel
@@ -165,7 +74,10 @@ def _step_range(c, s, actions, lo, hi):  # type: ignore[no-untyped-def]
         step_game(c, s, g, actions[g], words, order, listed)
 
 
-_STEP = Entry(_step_range, types.int64[::1])
+_STEPPER = Stepper(compiled_step(_step_range), _describe)
+step = _STEPPER.step
+step_inplace = _STEPPER.step_inplace
+validate_actions = _STEPPER.validate_actions
 
 
 @small_kernel
@@ -175,31 +87,36 @@ def step_game(c, s, g, a, words, order, listed):  # type: ignore[no-untyped-def]
     of the reshuffle (K7.3)."""
     s.rewards[g, 0] = 0
     s.rewards[g, 1] = 0
-    if s.phase[g] != _GAME_OVER:
-        if a < DISCARD_BASE:
-            if a < REMOVE_BASE:
+    if s.phase[g] != Phase.GAME_OVER:
+        kind = _KIND[a]  # what the action does (the action table's ranges, constants.py)
+        if kind == Kind.PLACE or kind == Kind.REMOVE:
+            if kind == Kind.PLACE:
                 _place(c, s, g, a - PLACE_BASE)
             else:
                 _remove(s, g, a - REMOVE_BASE)
             _early_end(c, s, g)  # K8.2: bridges left the board
-        elif a < END_PLAY:
+        elif kind == Kind.DISCARD:
             _discard(s, g, a - DISCARD_BASE)
-        elif a == END_PLAY:
+        elif kind == Kind.END_PLAY:
             if s.final_turns_left[g] > 0:
                 _end_final_turn(s, g)
             else:
-                s.phase[g] = _DRAW_PHASE  # K3.2
-        else:
-            if a < DRAW:
+                s.phase[g] = Phase.DRAW  # K3.2
+        else:  # TAKE, DRAW or SKIP ends the turn (K6)
+            if kind == Kind.TAKE:
                 _take(s, g, a - TAKE_BASE)
-            elif a == DRAW:
+            elif kind == Kind.DRAW:
                 _draw(s, g)
-            if _end_turn(s, g, a == SKIP, words, order, listed):
+            if _end_turn(s, g, kind == Kind.SKIP, words, order, listed):
                 _early_end(c, s, g)  # K8.2 at the start of round 2 or 3
             # K9.1: truncation, unless the final turns have begun or the game is over.
-            if s.final_turns_left[g] == 0 and s.turn[g] >= c.max_turns and s.phase[g] != _GAME_OVER:
+            if (
+                s.final_turns_left[g] == 0
+                and s.turn[g] >= c.max_turns
+                and s.phase[g] != Phase.GAME_OVER
+            ):
                 s.truncated[g] = True
-                s.phase[g] = _GAME_OVER
+                s.phase[g] = Phase.GAME_OVER
                 s.current_player[g] = NO_PLAYER
     refresh_game(c, s, g)
 
@@ -284,7 +201,7 @@ def _discard(s, g, x):  # type: ignore[no-untyped-def]
     s.discard_down[g, p] = np.int64(s.discard_down[g, p]) + one
     known = np.int64(s.known[g, p])
     s.known[g, p] = known - ((known | (known >> 1)) & _LOW)
-    s.handed_back[g] = s.phase[g] == _DRAW_PHASE
+    s.handed_back[g] = s.phase[g] == Phase.DRAW
 
 
 @small_kernel
@@ -322,7 +239,7 @@ def _draw(s, g):  # type: ignore[no-untyped-def]
 @small_kernel
 def _early_end(c, s, g):  # type: ignore[no-untyped-def]
     """K8.2: in rounds 2 and 3 a player without bridges loses at once; both: a draw."""
-    if not c.early_end or s.phase[g] == _GAME_OVER or s.num_scorings[g] == 0:
+    if not c.early_end or s.phase[g] == Phase.GAME_OVER or s.num_scorings[g] == 0:
         return
     bare0 = s.bridges[g, 0] == 0
     bare1 = s.bridges[g, 1] == 0
@@ -339,7 +256,7 @@ def _end_turn(s, g, skipped, words, order, listed):  # type: ignore[no-untyped-d
     s.turn[g] += 1
     s.last_turn_skipped[g] = skipped
     s.handed_back[g] = False
-    s.phase[g] = _PLAY
+    s.phase[g] = Phase.PLAY
     s.current_player[g] ^= 1
     if s.pile_size[g] > 0 or s.face_up[g, 0] >= 0 or s.face_up[g, 1] >= 0 or s.face_up[g, 2] >= 0:
         return False
@@ -404,7 +321,7 @@ def _end_game(s, g, winner):  # type: ignore[no-untyped-def]
     """K8.3 / K10.1: the game is over; winner +1, loser -1, a draw 0 each."""
     s.terminated[g] = True
     s.winner[g] = winner
-    s.phase[g] = _GAME_OVER
+    s.phase[g] = Phase.GAME_OVER
     s.current_player[g] = NO_PLAYER
     s.handed_back[g] = False
     if winner >= 0:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..batch import check_seats
 from . import cards
-from .constants import NO_CARD
+from .constants import NO_CARD, NUM_PLAYERS
 from .state import State
 
 
@@ -29,14 +30,7 @@ def public_view(state: State, seats: np.ndarray | int) -> State:
         TypeError / ValueError: `seats` is not 0/1 ints of the right shape.
     """
     B = state.batch_size
-    s = np.asarray(seats)
-    if s.dtype.kind not in "iu" or s.ndim > 1:
-        raise TypeError(f"seats must be an int or a (B,) int array, got {s.dtype} {s.shape}")
-    if s.ndim == 1 and s.shape != (B,):
-        raise ValueError(f"seats must have shape ({B},), got {s.shape}")
-    if ((s < 0) | (s > 1)).any():
-        raise ValueError(f"seats must be 0 or 1, got {np.unique(s).tolist()}")
-    me = np.broadcast_to(s.astype(np.intp), (B,))
+    me = check_seats(seats, B, NUM_PLAYERS)
     view = state.copy()
     fo = 2 * np.arange(B) + (1 - me)
     hands, known, down = (x.reshape(-1) for x in (view.hands, view.known, view.discard_down))

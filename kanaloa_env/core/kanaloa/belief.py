@@ -35,10 +35,8 @@ uniformly random order (64-bit hashes, see `rng`). Each consistent deal thus has
 exactly the same probability. Rejection sampling (deal uniformly, keep consistent
 deals) would be exact as well and is fast on most positions, but its cost grows
 with the inverse of its acceptance rate, which several voids late in a round
-push down: on the positions of 64 heuristic self-play games per table size,
-0.03%, 0.18% and 0.48% of the positions at 3, 4 and 5 players accept fewer than
-1% of the deals, the worst 5e-4 (`python benchmarks/bench_belief.py --games 64`).
-The counting sampler's cost does not depend on how unlikely the voids make a
+push down (a few positions in a thousand accept fewer than 1% of the deals,
+benchmarks/HISTORY.md). The counting sampler's cost does not depend on how unlikely the voids make a
 deal, and a search bot needs every decision's samples on time.
 """
 
@@ -54,9 +52,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..batch import check_counts, check_seats
+from ..engine import Sampler
 from ..kernels import argsort_small, call, kernel
-from ..rng import check_keys, draw_one, keys_from_generator, mix64, round_base
+from ..rng import draw_one, mix64, round_base
 from . import masks
 from .constants import (
     DECK_SIZE,
@@ -134,71 +132,6 @@ def hidden_cards(state: State, seats: np.ndarray | int) -> np.ndarray:
     return hidden
 
 
-def determinize(
-    state: State,
-    seats: np.ndarray | Sequence[int] | int,
-    n: int | np.ndarray | Sequence[int],
-    rng: np.random.Generator | int,
-) -> State:
-    """Sample full states consistent with what `seats` knows, `n` per game.
-
-    Args:
-        state: a batch of `b` games: the real state or the seat's public view
-            (`kanaloa_env.bots.public_view(state, seats)`); only the seat's own
-            hand and public fields are read, never another hand or the key.
-        seats: (b,) ints or one int, the seat whose knowledge each game's samples
-            respect (usually the player to act).
-        n: samples per game, an int >= 1, or (b,) ints >= 1 (game i gets n[i]).
-        rng: a `numpy.random.Generator` (or an int seed for one): one 64-bit draw
-            per game seeds that game's samples (`determinize_from_keys`).
-
-    Returns:
-        A `State` of `b * n` games (`sum(n)` for per-game counts), game-major:
-        rows `i*n .. i*n+n-1` are game i's samples. Each equals game i except the
-        other players' hands (a uniformly random consistent deal, see the module
-        docstring), the key (fresh, so later deals differ between samples) and the
-        cached legal mask (recomputed: it is the player to act's, and that may be
-        another seat). Each passes `kanaloa_env.testing.check_invariants`, and
-        `observe(sample, seat)` equals `observe(state, seat)`.
-
-    Raises:
-        TypeError: `state` is not a `State`, `seats` or `n` are not integers,
-            `rng` is neither a Generator nor an int.
-        ValueError: a seat outside 0..P-1, `n < 1`, shapes that disagree, or a
-            game no deal is consistent with (a hand of the wrong size, more voids
-            than the hidden cards allow: a state the rules cannot reach).
-    """
-    if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
-    _check_seats(state, seats)  # before the draw: bad arguments leave `rng` as it was
-    check_counts(n, state.batch_size)
-    keys = keys_from_generator(rng, state.batch_size)
-    return determinize_from_keys(state, seats, n, keys)
-
-
-def determinize_from_keys(
-    state: State,
-    seats: np.ndarray | Sequence[int] | int,
-    n: int | np.ndarray | Sequence[int],
-    keys: np.ndarray,
-) -> State:
-    """`determinize` with one uint64 key per game instead of a generator.
-
-    Game i's samples depend only on game i, `seats[i]`, `n[i]` and `keys[i]`, not
-    on the other games of the batch: a batch gives the same samples as one call
-    per game with the same keys.
-
-    Args:
-        state, seats, n: as for `determinize`.
-        keys: (b,) uint64 keys (`rng.game_keys` makes them from a seed and ids).
-    """
-    if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
-    seat = _check_seats(state, seats)
-    counts = check_counts(n, state.batch_size)
-    return _sample(state, seat, counts, check_keys(keys, state.batch_size))
-
-
 def count_deals(state: State, seats: np.ndarray | Sequence[int] | int) -> list[int]:
     """Per game, the exact number of deals of the hidden cards consistent with what
     `seats` knows (`determinize` draws each of them with the same probability).
@@ -212,8 +145,6 @@ def count_deals(state: State, seats: np.ndarray | Sequence[int] | int) -> list[i
     Raises:
         TypeError, ValueError: as `determinize` (but voids that allow no deal give 0).
     """
-    if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
     seat = _check_seats(state, seats)
     sizes, hidden, _, suit_count, voids = _prepare(state, seat)
     out = []
@@ -234,14 +165,6 @@ def _multinomial(total: int, parts: list[int]) -> int:
     for k in parts:
         out //= _FACTORIAL[k]
     return out
-
-
-# ---- checks ----------------------------------------------------------------------
-
-
-def _check_seats(state: State, seats: object) -> np.ndarray:
-    """(B,) intp seats from one int or B ints in 0..P-1."""
-    return check_seats(seats, state.batch_size, state.num_players)
 
 
 # ---- counting the deals ----------------------------------------------------------
@@ -604,3 +527,9 @@ def _deal_samples(  # type: ignore[no-untyped-def]
                 hands[r, p] = np.int64(hands[r, p]) | (np.int64(1) << c)
         hands[r, seat[g]] = own[g]
         keys[r] = draw_one(round_base(key, _STREAM_KEY), 0)
+
+
+_SAMPLER = Sampler(State, _sample, where="kanaloa_env.core")
+determinize = _SAMPLER.determinize
+determinize_from_keys = _SAMPLER.determinize_from_keys
+_check_seats = _SAMPLER.seats

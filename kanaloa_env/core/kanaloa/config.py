@@ -8,7 +8,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..kernels import JIT_DISABLED, StructProxy, StructType, define_struct, kernel
+from ..batch import check_int_in
+from ..kernels import JIT_DISABLED, kernel, struct_types
 from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
 from .ocean import (
     DEFAULT_OCEAN_DECK,
@@ -45,15 +46,7 @@ class Rules(NamedTuple):
     field_rows: np.ndarray  # (2K, 8) float32, the observation's field features
 
 
-class RulesType(StructType):
-    """The numba type of `RulesRef`."""
-
-
-class RulesRef(StructProxy):  # type: ignore[misc]
-    """`Rules` as one structure, the form the compiled kernels take (see `State`'s)."""
-
-
-define_struct(RulesType, RulesRef, Rules._fields)
+RulesType, RulesRef = struct_types(__name__, "Rules", Rules._fields)
 
 
 @kernel
@@ -96,17 +89,12 @@ class Config:
     _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("num_players", "max_rounds"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Config.{name} must be an int, got {type(value).__name__}")
-        if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise ValueError(
-                f"Config.num_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.num_players}"
-            )
-        if not 1 <= self.max_rounds <= MAX_MAX_ROUNDS:
-            raise ValueError(
-                f"Config.max_rounds must be in 1..{MAX_MAX_ROUNDS}, got {self.max_rounds}"
+        for name, lo, hi in (
+            ("num_players", MIN_PLAYERS, MAX_PLAYERS),
+            ("max_rounds", 1, MAX_MAX_ROUNDS),
+        ):
+            object.__setattr__(
+                self, name, check_int_in(getattr(self, name), lo, hi, f"Config.{name}")
             )
         for name in ("nil_announcement", "announced_boat_moves", "dolphin_chain"):
             if not isinstance(getattr(self, name), bool):

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..batch import InvariantError, check_positive_int
+from .. import engine
+from ..batch import InvariantError
+from ..engine import check_mask, check_ranges, fail, random_games
 from . import masks, route
 from .config import Config
 from .constants import (
@@ -71,18 +73,16 @@ def check_invariants(state: State) -> None:
     it follows (R6.3, R7.3); a won game ended after a trick, a truncated one after
     the 8th trick of round `max_rounds` (R9.4).
     """
-    cfg = state.config
-    P, B = cfg.num_players, state.batch_size
-    rows = np.arange(B)
+    check_ranges(state, _ranges(state.config))
+    _check_cards(state)
+    _check_route(state)
+    done = _check_end(state)
+    _check_phase(state, done)
 
-    def fail(bad: np.ndarray, what: str) -> None:
-        if bad.any():  # (the common case, nothing bad, without np.flatnonzero's wrappers)
-            raise InvariantError(f"{what}: games {np.flatnonzero(bad)[:10].tolist()}")
 
-    for name, lo, hi in _ranges(cfg):
-        values = getattr(state, name).reshape(B, -1)
-        fail(((values < lo) | (values > hi)).any(axis=1), f"{name} outside {lo}..{hi}")
-
+def _check_cards(state: State) -> None:
+    """R1.2, R3.1: the 53 cards, each in one place; the round's record of plays and tricks."""
+    P = state.num_players
     hands = state.hands
     fail(
         ((hands | state.played[:, None]) & ~_CARD_BITS).any(axis=1),
@@ -121,6 +121,12 @@ def check_invariants(state: State) -> None:
         "tricks won do not add up to trick_number",
     )
 
+
+def _check_route(state: State) -> None:
+    """R2.3, R7.2, R9.1, R9.2: the ocean cards left, the boats on them, their progress."""
+    cfg = state.config
+    P = cfg.num_players
+    rows = np.arange(state.batch_size)
     present = state.present
     fail(present.sum(axis=1) < MIN_ROUTE_CARDS, "fewer than 3 ocean cards (R7.2)")
     fail(
@@ -172,18 +178,20 @@ def check_invariants(state: State) -> None:
             "a boat besides the winner is more than a lap ahead of the last (R9.2)",
         )
 
+
+def _check_end(state: State) -> np.ndarray:
+    """End flags, winner, player to act, the cached mask and the rewards (R9, R10) agree;
+    returns (B,) whether each game is over."""
     done = state.terminated | state.truncated
     fail(state.terminated & state.truncated, "both terminated and truncated")
     fail(done != (state.phase == Phase.GAME_OVER), "phase game_over must match the end flags")
     fail((state.winner >= 0) != state.terminated, "winner set exactly when terminated")
     fail(done != (state.current_player < 0), "no player to act exactly when the game is over")
-    fresh = masks.compute_mask(state)
-    fail((fresh != state.legal).any(axis=1), "cached mask differs from a fresh computation")
-    fail(fresh.any(axis=1) == done, "mask must be non-empty exactly when the game is not over")
+    check_mask(state, masks.compute_mask(state), done)
     r = state.rewards
     fail(~(np.abs(r) <= 1).all(axis=1), "rewards outside -1..1 (R10)")
     fail(~done & (r != 0).any(axis=1), "rewards in a game that is not over (R10)")
-    _check_phase(state, done)
+    return done
 
 
 def check_loaded(state: State) -> None:
@@ -203,11 +211,6 @@ def _check_phase(state: State, done: np.ndarray) -> None:
     cfg = state.config
     P, B = cfg.num_players, state.batch_size
     rows = np.arange(B)
-
-    def fail(bad: np.ndarray, what: str) -> None:
-        if bad.any():  # (the common case, nothing bad, without np.flatnonzero's wrappers)
-            raise InvariantError(f"{what}: games {np.flatnonzero(bad)[:10].tolist()}")
-
     phase, cur, leader = state.phase, state.current_player.astype(np.intp), state.leader
     tn, sp = state.trick_number.astype(np.intp), state.starting_player
     n_trick = state.num_played - tn * P
@@ -329,15 +332,10 @@ def _ranges(cfg: Config) -> tuple[tuple[str, int, int], ...]:
 
 
 @dataclass
-class PlaythroughStats:
-    """What `random_playthrough` saw: games, decisions, ends, rounds."""
+class PlaythroughStats(engine.PlaythroughStats):
+    """What `random_playthrough` saw: the common figures, and rounds."""
 
-    games: int
-    decisions: int
-    terminated: int
-    truncated: int
     mean_rounds: float
-    final_state: State
 
 
 def random_playthrough(
@@ -349,54 +347,22 @@ def random_playthrough(
 ) -> PlaythroughStats:
     """Play random legal games to the end, checking invariants along the way.
 
-    Besides `check_invariants`, each step checks that progress never decreases
-    except by an ocean-card removal, that finished games stay unchanged, and that
-    rewards appear only at the end (R10). Raises `InvariantError` on a violation or
-    when a game neither ends nor truncates within `max_steps` decisions;
-    `TypeError`/`ValueError` when `num_games`, `max_steps` or `check_every` is not an
-    int >= 1.
+    Besides `check_invariants`, each step checks that finished games stay unchanged,
+    that rewards appear only at the end (R10) and that progress never decreases
+    except by an ocean-card removal. Raises `InvariantError` on a violation or when a
+    game neither ends nor truncates within `max_steps` decisions; `TypeError`/
+    `ValueError` when `num_games`, `max_steps` or `check_every` is not an int >= 1.
     """
-    for name, value in (
-        ("num_games", num_games),
-        ("max_steps", max_steps),
-        ("check_every", check_every),
-    ):
-        check_positive_int(value, name)
-    state = init(config, num_games, seed)
-    rng = np.random.default_rng(seed)
-    decisions = 0
-    for t in range(max_steps):
-        done = state.done
-        if done.all():
-            break
-        mask = state.legal
-        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
-        before = state
-        state = step(before, actions)
-        decisions += int((~done).sum())
-        removed = before.present.sum(axis=1) != state.present.sum(axis=1)
-        dropped = (state.progress < before.progress).any(axis=1)
-        if (dropped & ~removed).any():
-            raise InvariantError(
-                f"progress decreased without a removal: games {np.flatnonzero(dropped & ~removed)[:10].tolist()}"
-            )
-        if (done & ~before.game_equal(state.replace(rewards=before.rewards))).any():
-            raise InvariantError("a finished game changed in step")
-        if (state.rewards[done] != 0).any():
-            raise InvariantError("a finished game got a reward")
-        ended = state.done & ~done
-        if (state.rewards[~ended] != 0).any():
-            raise InvariantError("reward outside the final step")
-        if t % check_every == 0:
-            check_invariants(state)
-    else:
-        raise InvariantError(f"games still running after {max_steps} steps")
-    check_invariants(state)
-    return PlaythroughStats(
-        games=num_games,
-        decisions=decisions,
-        terminated=int(state.terminated.sum()),
-        truncated=int(state.truncated.sum()),
-        mean_rounds=float(state.round.mean()),
-        final_state=state,
+    state, decisions = random_games(
+        init, step, check_invariants, config, num_games, seed, max_steps, check_every, _moves
     )
+    return PlaythroughStats(
+        **PlaythroughStats.common(state, decisions), mean_rounds=float(state.round.mean())
+    )
+
+
+def _moves(before: State, after: State, done: np.ndarray) -> None:
+    """R9.1: progress never decreases but by an ocean card's removal."""
+    removed = before.present.sum(axis=1) != after.present.sum(axis=1)
+    dropped = (after.progress < before.progress).any(axis=1)
+    fail(dropped & ~removed, "progress decreased without a removal")

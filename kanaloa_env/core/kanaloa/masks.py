@@ -33,9 +33,6 @@ _SUIT_BITS = SUIT_BITS.astype(np.int64)  # index -1 (no suit to follow) gives 0
 _TIKI_BITS = int(TIKI_BITS)
 _KANALOA_BITS = int(KANALOA_BITS)
 _OCTOPUS_BITS = int(OCTOPUS_BITS)
-_ANNOUNCE_PHASE, _PLAY = int(Phase.ANNOUNCE), int(Phase.PLAY)
-_REMOVE_OCTOPUS, _REMOVE_ROUND_END = int(Phase.REMOVE_OCTOPUS), int(Phase.REMOVE_ROUND_END)
-_DOLPHIN = int(Phase.DOLPHIN)
 
 
 @small_kernel
@@ -57,7 +54,7 @@ def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
     False once the game is over)."""
     row = s.legal[g]
     phase = s.phase[g]
-    if phase == _PLAY:
+    if phase == Phase.PLAY:
         hand = np.int64(s.hands[g, s.current_player[g]])
         tiki = playable_tiki(hand, s.lead_suit[g])
         for byte in range(NUM_TIKI // 8):
@@ -69,11 +66,11 @@ def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
         row[OCTOPUS + 1 :] = False
         return
     row[:] = False
-    if phase == _ANNOUNCE_PHASE:
+    if phase == Phase.ANNOUNCE:
         if c.nil_announcement:  # R3.2
             row[ANNOUNCE] = True
             row[NO_ANNOUNCE] = True
-    elif phase == _REMOVE_OCTOPUS or phase == _REMOVE_ROUND_END:  # R4.4, R7.1
+    elif phase == Phase.REMOVE_OCTOPUS or phase == Phase.REMOVE_ROUND_END:  # R4.4, R7.1
         bits = removable(c, s, g, np.int64(s.current_player[g]))
         k = 0
         while bits:
@@ -81,7 +78,7 @@ def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
                 row[REMOVE_BASE + k] = True
             bits >>= 1
             k += 1
-    elif phase == _DOLPHIN:  # R6.3
+    elif phase == Phase.DOLPHIN:  # R6.3
         row[DOLPHIN_TAKE] = True
         row[DOLPHIN_DECLINE] = True
 

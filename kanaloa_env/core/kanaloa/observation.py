@@ -12,10 +12,12 @@ future deal. The encoder, `encode_game`, is a compiled kernel (one game at a tim
 from __future__ import annotations
 
 import numpy as np
-from numba.core import types
 
-from ..kernels import Entry, check_threads, kernel, popcount, run_state, small_kernel
+from ..engine import Observer
+from ..kernels import kernel, popcount, small_kernel
+from ..layout import markdown_rows, offsets
 from .constants import (
+    CARD_NAMES,
     MAX_OCEAN_CARDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -33,7 +35,7 @@ from .constants import (
 from .state import State
 
 MAX_FIELDS = 2 * MAX_OCEAN_CARDS
-BLOCK = 8  # floats per block
+BLOCK = 8  # floats a table row of the encoder holds (a byte of cards, a card, a seat, a field)
 # Per route field: in the route, 4 colours, dolphin, start field, a boat stands there.
 FIELD_FEATURES = ("present", "blue", "red", "green", "turquoise", "dolphin", "start", "occupied")
 # Per relative seat's card in the current trick.
@@ -126,30 +128,46 @@ OBS_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("ocean_cards", 1, "ocean cards left in the route / 12"),
 )
 
-OFFSETS: dict[str, tuple[int, int]] = {}
-_o = 0
-for _name, _size, _ in OBS_LAYOUT:
-    OFFSETS[_name] = (_o, _o + _size)
-    _o += _size
-OBS_DIM: int = _o
+OFFSETS, OBS_DIM = offsets(OBS_LAYOUT)
 
-# Rows of blocks of 8 floats: the encoder writes the vector block by block, and the
-# checks pin the layout it relies on.
-_PLAYED, _SPECIALS, _TRUMP, _DECISION, _LEADER = 6, 12, 13, 14, 15
-_TRICK, _SEATS, _ROUTE, _TAIL, _NUM_BLOCKS = 16, 21, 26, 50, 52
-assert OBS_DIM == _NUM_BLOCKS * BLOCK
-assert OFFSETS["played"] == (NUM_TIKI, 2 * NUM_TIKI)
-assert OFFSETS["specials"][0] == _SPECIALS * BLOCK and OFFSETS["lead_suit"][1] == _TRUMP * BLOCK
-assert OFFSETS["trump"][0] == _TRUMP * BLOCK and OFFSETS["rules"][1] == _DECISION * BLOCK
-assert OFFSETS["decision"][0] == _DECISION * BLOCK and OFFSETS["to_act"][1] == _LEADER * BLOCK
-assert OFFSETS["trick_leader"][0] == _LEADER * BLOCK and OFFSETS["table_size"][1] == _TRICK * BLOCK
-assert OFFSETS["seats"][0] == _SEATS * BLOCK and OFFSETS["route"][0] == _ROUTE * BLOCK
-assert OFFSETS["boats"][0] == _TAIL * BLOCK and OFFSETS["lapping"][0] == _TAIL * BLOCK + 10
-assert OFFSETS["round"][0] == _TAIL * BLOCK + 14
+
+def _start(name: str) -> int:
+    """Where entry `name` of `OBS_LAYOUT` starts in the vector."""
+    return OFFSETS[name][0]
+
+
+# Where the encoder writes, all read from the layout table.
+_HAND, _PLAYED, _SPECIALS, _LEAD_SUIT = (
+    _start(n) for n in ("hand", "played", "specials", "lead_suit")
+)
+_TRUMP, _RULES, _DECISION, _TO_ACT = (_start(n) for n in ("trump", "rules", "decision", "to_act"))
+_LEADER, _TABLE_SIZE, _TRICK, _SEATS = (
+    _start(n) for n in ("trick_leader", "table_size", "trick", "seats")
+)
+_ROUTE, _BOATS, _PROGRESS, _LAPPING = (_start(n) for n in ("route", "boats", "progress", "lapping"))
+_TRICK_NUMBER, _ROUND, _OCEAN_CARDS = (_start(n) for n in ("trick_number", "round", "ocean_cards"))
+_NIL, _BOAT_MOVES, _OPTIONAL, _CHAIN = (
+    _RULES + RULE_FLAGS.index(n)
+    for n in ("nil_announcement", "announced_boat_moves", "dolphin_optional", "dolphin_chain")
+)
+_DOLPHIN_TRICK, _DOLPHIN_PAYOUT, _OVER = (
+    DECISIONS.index(n) for n in ("dolphin_then_trick", "dolphin_then_payout", "game_over")
+)
+# The encoder writes the entries in this order, clearing spans from one start to a
+# later one: a layout in another order needs its writes reordered.
+assert tuple(name for name, _, _ in OBS_LAYOUT) == (
+    *("hand", "played", "specials", "lead_suit", "trump", "rules", "decision", "to_act"),
+    *("trick_leader", "table_size", "trick", "seats", "route", "boats", "progress"),
+    *("lapping", "trick_number", "round", "ocean_cards"),
+)
+# The encoder copies whole rows of BLOCK floats (bytes of the hand, a card of the trick,
+# a seat, a route field); the other entries it clears and sets in spans between starts.
+assert BLOCK == len(TRICK_FEATURES) == len(SEAT_FEATURES) == len(FIELD_FEATURES)
+assert NUM_TIKI % BLOCK == 0 and OBS_DIM % BLOCK == 0
+# The decisions before the dolphin are the phases of those names, in order.
+assert DECISIONS[: Phase.DOLPHIN] == tuple(p.name.lower() for p in Phase)[: Phase.DOLPHIN]
 assert 2 * MAX_OCEAN_CARDS == MAX_FIELDS  # ocean_cards = lap / 24
 
-_GAME_OVER, _DOLPHIN = int(Phase.GAME_OVER), int(Phase.DOLPHIN)
-_PAYOUT = int(Pending.PAYOUT)
 _KANALOA_SHIFT = NUM_TIKI  # the Kanaloa copies are hand bits 48..50, the octopus copies 51..52
 _F32 = np.float32
 
@@ -210,91 +228,122 @@ def _quotient(table, i, divisor):  # type: ignore[no-untyped-def]
 
 
 @small_kernel
-def _put(out, block, table, row):  # type: ignore[no-untyped-def]
-    """Copy `table[row]` into block `block` of `out` (8 floats)."""
+def _put(out, at, table, row):  # type: ignore[no-untyped-def]
+    """Copy `table[row]` (BLOCK floats) into `out[at:at + BLOCK]`."""
     for j in range(BLOCK):
-        out[block * BLOCK + j] = table[row, j]
+        out[at + j] = table[row, j]
 
 
 @small_kernel
-def _zero(out, block):  # type: ignore[no-untyped-def]
-    """Clear block `block` of `out` (8 floats)."""
-    for j in range(BLOCK):
-        out[block * BLOCK + j] = 0
+def _zero(out, lo, hi):  # type: ignore[no-untyped-def]
+    """Clear `out[lo:hi]`."""
+    for j in range(lo, hi):
+        out[j] = 0
 
 
 @kernel
 def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     """Write the observation of game g from seat `me`'s point of view into `out`
     (OBS_DIM,) float32 (layout: `OBS_LAYOUT`). Only what `me` may know: its own hand
-    and public information."""
-    # (Arrays read into locals once: the writes to `out` would otherwise make the
-    # compiled code reload them from the state structure after every store.)
-    P = c.num_players
-    progress, boat_field = s.progress, s.boat_field
-    # Every block is written once: a row of a table, a block cleared and set, or zeros.
+    and public information. Every entry is written once: a row of a table, a span
+    cleared and set, or zeros."""
+    _encode_cards(s, g, me, out)
+    _encode_table(c, s, g, out)
+    leader = _encode_decision(c, s, g, me, out)
+    _encode_trick(c, s, g, leader, out)
+    _encode_seats(c, s, g, me, out)
+    lap = _encode_route(c, s, g, me, out)
+    _encode_distances(c, s, g, me, lap, out)
+
+
+@small_kernel
+def _encode_cards(s, g, me, out):  # type: ignore[no-untyped-def]
+    """hand, played, specials, lead_suit."""
     hand = np.int64(s.hands[g, me])
     played = np.int64(s.played[g])
     for byte in range(NUM_TIKI // BLOCK):  # hand, played: one float per Tiki card
-        _put(out, byte, _BYTE_ROWS, (hand >> (BLOCK * byte)) & 255)
-        _put(out, _PLAYED + byte, _BYTE_ROWS, (played >> (BLOCK * byte)) & 255)
-    _zero(out, _SPECIALS)
-    o = _SPECIALS * BLOCK
-    out[o] = popcount((hand >> _KANALOA_SHIFT) & 7) / NUM_KANALOA
-    out[o + 1] = popcount(hand >> (_KANALOA_SHIFT + NUM_KANALOA)) / NUM_OCTOPUS
-    out[o + 2] = popcount((played >> _KANALOA_SHIFT) & 7) / NUM_KANALOA
-    out[o + 3] = popcount(played >> (_KANALOA_SHIFT + NUM_KANALOA)) / NUM_OCTOPUS
+        _put(out, _HAND + BLOCK * byte, _BYTE_ROWS, (hand >> (BLOCK * byte)) & 255)
+        _put(out, _PLAYED + BLOCK * byte, _BYTE_ROWS, (played >> (BLOCK * byte)) & 255)
+    _zero(out, _SPECIALS, _TRUMP)  # specials, lead_suit
+    out[_SPECIALS] = popcount((hand >> _KANALOA_SHIFT) & 7) / NUM_KANALOA
+    out[_SPECIALS + 1] = popcount(hand >> (_KANALOA_SHIFT + NUM_KANALOA)) / NUM_OCTOPUS
+    out[_SPECIALS + 2] = popcount((played >> _KANALOA_SHIFT) & 7) / NUM_KANALOA
+    out[_SPECIALS + 3] = popcount(played >> (_KANALOA_SHIFT + NUM_KANALOA)) / NUM_OCTOPUS
     lead = s.lead_suit[g]
     if lead >= 0:
-        out[o + 4 + lead] = 1
-    _zero(out, _TRUMP)
-    o = _TRUMP * BLOCK
-    out[o + s.trump[g]] = 1
-    out[o + 4] = c.nil_announcement
-    out[o + 5] = c.announced_boat_moves
-    out[o + 6] = c.dolphin_optional
-    out[o + 7] = c.dolphin_chain
-    # The decision, with the dolphin split by what follows it (DECISIONS).
+        out[_LEAD_SUIT + lead] = 1
+
+
+@small_kernel
+def _encode_table(c, s, g, out):  # type: ignore[no-untyped-def]
+    """trump, rules."""
+    _zero(out, _TRUMP, _DECISION)
+    out[_TRUMP + s.trump[g]] = 1
+    out[_NIL] = c.nil_announcement
+    out[_BOAT_MOVES] = c.announced_boat_moves
+    out[_OPTIONAL] = c.dolphin_optional
+    out[_CHAIN] = c.dolphin_chain
+
+
+@small_kernel
+def _encode_decision(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """decision (the phase, with the dolphin split by what follows it), to_act,
+    trick_leader, table_size; returns the leader's relative seat."""
     phase = s.phase[g]
-    if phase == _GAME_OVER:
-        decision = 6
-    elif phase == _DOLPHIN:
-        decision = 5 if s.pending[g] == _PAYOUT else 4
+    if phase == Phase.GAME_OVER:
+        decision = _OVER
+    elif phase == Phase.DOLPHIN:
+        decision = _DOLPHIN_PAYOUT if s.pending[g] == Pending.PAYOUT else _DOLPHIN_TRICK
     else:
         decision = phase
-    _zero(out, _DECISION)
-    o = _DECISION * BLOCK
-    out[o + decision] = 1
-    out[o + 7] = s.current_player[g] == me  # (-1 once the game is over)
+    _zero(out, _DECISION, _LEADER)  # decision, to_act
+    out[_DECISION + decision] = 1
+    out[_TO_ACT] = s.current_player[g] == me  # (-1 once the game is over)
+    P = c.num_players
     leader = s.leader[g] - me  # relative seats: (seat - me) mod P
     if leader < 0:
         leader += P
-    _zero(out, _LEADER)
-    o = _LEADER * BLOCK
-    out[o + leader] = 1
-    out[o + MAX_PLAYERS + P - MIN_PLAYERS] = 1
-    # The card each relative seat r played to the current trick: its place in the
-    # play order from the leader is (r - leader) mod P. After the 8th trick no trick
-    # is open; slots past the cards played hold no card (-1).
+    _zero(out, _LEADER, _TRICK)  # trick_leader, table_size
+    out[_LEADER + leader] = 1
+    out[_TABLE_SIZE + P - MIN_PLAYERS] = 1
+    return leader
+
+
+@small_kernel
+def _encode_trick(c, s, g, leader, out):  # type: ignore[no-untyped-def]
+    """trick: the card each relative seat r played to the current trick, its place in
+    the play order from the leader being (r - leader) mod P. After the 8th trick no
+    trick is open; slots past the cards played hold no card (-1)."""
+    P = c.num_players
     tn = s.trick_number[g]
     history = s.history
     for r in range(MAX_PLAYERS):
         if r < P and tn < TRICKS_PER_ROUND:
             place = r - leader if r >= leader else r - leader + P
-            _put(out, _TRICK + r, _CARD_ROWS, history[g, tn * P + place] + 1)
+            _put(out, _TRICK + BLOCK * r, _CARD_ROWS, history[g, tn * P + place] + 1)
         else:
-            _zero(out, _TRICK + r)
-    # Per relative seat: voids, announcement, tricks won.
+            _zero(out, _TRICK + BLOCK * r, _TRICK + BLOCK * (r + 1))
+
+
+@small_kernel
+def _encode_seats(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """seats: per relative seat, voids, announcement, tricks won."""
+    P = c.num_players
     voids, announced, tricks_won = s.voids, s.announced, s.tricks_won
     for r in range(P):
         p = me + r if me + r < P else me + r - P
         row = np.int64(voids[g, p]) + 16 * (announced[g, p] + 1) + 48 * np.int64(tricks_won[g, p])
-        _put(out, _SEATS + r, _SEAT_ROWS, row)
-    for r in range(P, MAX_PLAYERS):
-        _zero(out, _SEATS + r)
-    # The route from the own boat's field forward, removed cards skipped, one lap.
+        _put(out, _SEATS + BLOCK * r, _SEAT_ROWS, row)
+    _zero(out, _SEATS + BLOCK * P, _ROUTE)
+
+
+@small_kernel
+def _encode_route(c, s, g, me, out):  # type: ignore[no-untyped-def]
+    """route: from the own boat's field forward, removed cards skipped, one lap;
+    returns the lap's length in fields."""
+    boat_field = s.boat_field
     occupied = 0
-    for p in range(P):
+    for p in range(c.num_players):
         occupied |= np.int64(1) << boat_field[g, p]
     present = np.int64(s.present_slots[g])
     lap = 2 * popcount(present)
@@ -302,8 +351,9 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     route, rows = s.route, c.field_rows
     f = np.int64(boat_field[g, me])
     for k in range(lap):
-        _put(out, _ROUTE + k, rows, route[g, f])
-        out[(_ROUTE + k) * BLOCK + 7] = (occupied >> f) & 1
+        at = _ROUTE + BLOCK * k
+        _put(out, at, rows, route[g, f])
+        out[at + BLOCK - 1] = (occupied >> f) & 1  # the last field feature
         f += 1
         if f & 1 == 0:  # the next card: skip those removed
             if f == F:
@@ -312,13 +362,21 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
                 f += 2
                 if f == F:
                     f = 0
-    for k in range(lap, MAX_FIELDS):
-        _zero(out, _ROUTE + k)
-    # Distances along the route: integers divided in float32 (`_BY_FIELDS`).
-    _zero(out, _TAIL)
-    _zero(out, _TAIL + 1)
-    o = _TAIL * BLOCK
+    _zero(out, _ROUTE + BLOCK * lap, _BOATS)
+    return lap
+
+
+@small_kernel
+def _encode_distances(c, s, g, me, lap, out):  # type: ignore[no-untyped-def]
+    """boats, progress, lapping, trick_number, round, ocean_cards: integers divided in
+    float32 (`_BY_FIELDS`)."""
+    # (The array read into a local once: the writes to `out` would otherwise make the
+    # compiled code reload it from the state structure after every store.)
+    progress = s.progress
+    P = c.num_players
+    _zero(out, _BOATS, OBS_DIM)
     own = progress[g, me]
+    over = s.phase[g] == Phase.GAME_OVER
     lo, hi = 2 * MAX_FIELDS, -2 * MAX_FIELDS
     for r in range(P):
         diff = progress[g, me + r if me + r < P else me + r - P] - own
@@ -326,15 +384,15 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
             lo, hi = min(lo, diff), max(hi, diff)
         # Fields ahead of the own boat: outside 0..lap-1 only in a finished game, once a
         # boat lapped (while a game goes on no boat is a lap ahead of another).
-        ahead = diff % lap if phase == _GAME_OVER else (diff + lap if diff < 0 else diff)
-        out[o + r] = _quotient(_BY_FIELDS, ahead, MAX_FIELDS)
-        out[o + MAX_PLAYERS + r] = _quotient(_BY_FIELDS, diff, MAX_FIELDS)
-    out[o + 10] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
-    out[o + 11] = _quotient(_BY_FIELDS, lap + 1 + lo, MAX_FIELDS)
-    out[o + 12] = _quotient(_BY_FIELDS, lap + 1 - hi, MAX_FIELDS)
-    out[o + 13] = _quotient(_BY_TRICKS, tn, TRICKS_PER_ROUND)
-    out[o + 14] = _quotient(_BY_ROUNDS, min(s.round[g] - 1, ROUND_SCALE), ROUND_SCALE)
-    out[o + 15] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
+        ahead = diff % lap if over else (diff + lap if diff < 0 else diff)
+        out[_BOATS + r] = _quotient(_BY_FIELDS, ahead, MAX_FIELDS)
+        out[_PROGRESS + r] = _quotient(_BY_FIELDS, diff, MAX_FIELDS)
+    out[_LAPPING] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
+    out[_LAPPING + 1] = _quotient(_BY_FIELDS, lap + 1 + lo, MAX_FIELDS)
+    out[_LAPPING + 2] = _quotient(_BY_FIELDS, lap + 1 - hi, MAX_FIELDS)
+    out[_TRICK_NUMBER] = _quotient(_BY_TRICKS, s.trick_number[g], TRICKS_PER_ROUND)
+    out[_ROUND] = _quotient(_BY_ROUNDS, min(s.round[g] - 1, ROUND_SCALE), ROUND_SCALE)
+    out[_OCEAN_CARDS] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
 
 
 @kernel
@@ -345,65 +403,8 @@ def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-
         encode_game(c, s, g, me, out[g])
 
 
-_ENCODE = Entry(_encode_range, types.int64[::1], types.boolean, types.float32[:, ::1])
-_NO_SEATS = np.zeros(0, dtype=np.int64)
-
-
-def observe(
-    state: State,
-    seat: np.ndarray | int | None = None,
-    out: np.ndarray | None = None,
-    threads: int = 1,
-) -> np.ndarray:
-    """Encode each game from one player's point of view.
-
-    Args:
-        state: a batch of `B` games.
-        seat: (B,) ints or one int (Python or numpy integers; not floats or bools):
-            whose view; default each game's player to act (seat 0 for games that are
-            over).
-        out: optional (B, OBS_DIM) float32 array to write into (every entry is written).
-        threads: encode the games on up to this many threads (batches of at least
-            2048 games; `kanaloa_env.core.kernels`). The result does not depend on it.
-
-    Returns:
-        (B, OBS_DIM) float32 observations (layout: `OBS_LAYOUT`, docs/observation.md).
-
-    Raises:
-        TypeError: `seat` is not an integer or an integer array.
-        ValueError: `seat` of the wrong shape or out of 0..P-1, a bad `out`.
-    """
-    B, P = len(state.phase), state.num_players
-    if type(threads) is not int or threads != 1:
-        threads = check_threads(threads)
-    if seat is None:
-        seats, to_act = _NO_SEATS, True
-    else:
-        me = np.asarray(seat)
-        if me.dtype.kind not in "iu":  # (a float or a bool seat was once cast silently)
-            raise TypeError(
-                f"seat must be an int or a ({B},) integer array, got {seat!r:.60}"
-                if me.ndim == 0
-                else f"seat must be an int or a ({B},) integer array, got dtype {me.dtype}"
-            )
-        if me.ndim == 0:
-            me = np.full(B, me, dtype=np.int64)
-        elif me.shape != (B,):
-            raise ValueError(f"seat must be an int or a ({B},) array, got shape {me.shape}")
-        if ((me < 0) | (me >= P)).any():
-            raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
-        seats, to_act = me.astype(np.int64), False
-    if out is None:
-        out = np.empty((B, OBS_DIM), dtype=np.float32)
-        fn = _ENCODE(state)
-    elif not isinstance(out, np.ndarray) or out.shape != (B, OBS_DIM) or out.dtype != np.float32:
-        raise ValueError(f"out must be a float32 array of shape ({B}, {OBS_DIM})")
-    elif not out.flags.writeable:
-        raise ValueError("out must be writeable")
-    else:
-        fn = _ENCODE(state) if out.flags.c_contiguous and out.flags.aligned else _encode_range
-    run_state(fn, B, threads, state, seats, to_act, out)
-    return out
+_OBSERVER: Observer[State] = Observer(_encode_range, OBS_DIM)
+observe = _OBSERVER.observe
 
 
 def decode(vector: np.ndarray) -> dict[str, object]:
@@ -412,8 +413,6 @@ def decode(vector: np.ndarray) -> dict[str, object]:
     Cards and suits come back by name, the route as a list of field dicts, seats
     relative to the observer, the rest as numbers.
     """
-    from .constants import CARD_NAMES
-
     v = np.asarray(vector, dtype=np.float32)
     if v.shape != (OBS_DIM,):
         raise ValueError(f"decode expects one vector of shape ({OBS_DIM},), got {v.shape}")
@@ -504,12 +503,8 @@ def layout_markdown() -> str:
         "relative to the observer (0 = self, 1 = next in turn order, ...; seats past the table",
         "size are 0). `kanaloa_env.core.kanaloa.observation.decode(v)` turns a vector into a dict.",
         "",
-        "| slice | offset | length | meaning |",
-        "|---|---|---|---|",
+        *markdown_rows(OBS_LAYOUT),
     ]
-    for name, size, meaning in OBS_LAYOUT:
-        a, _ = OFFSETS[name]
-        lines.append(f"| `{name}` | {a} | {size} | {meaning} |")
     return "\n".join(lines) + "\n"
 
 

@@ -10,6 +10,8 @@ for Python callers (scenarios, the invariant checker, the heuristic bot).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from ..kernels import kernel, popcount, small_kernel
@@ -221,38 +223,49 @@ def trump_of(c, s, g):  # type: ignore[no-untyped-def]
 # ---- for Python callers: a kernel on the games `idx` of a batch ----------------------
 
 
+class _Query(IntEnum):
+    """What `_at_games` runs in each game: the kernel of the same name."""
+
+    MOVE_FORWARD = 0
+    HAS_LAPPED = 1
+    DOLPHIN_ELIGIBLE = 2
+    CAN_REMOVE = 3
+    REMOVABLE = 4
+    SLOT_AHEAD = 5
+    REMOVE_SLOT = 6
+    LEADING_SEAT = 7
+    TRUMP_OF = 8
+    LAP_FIELDS = 9
+
+
 @kernel
 def _at_games(what, c, s, idx, seat, arg, out):  # type: ignore[no-untyped-def]
     for i in range(len(idx)):
         g = idx[i]
-        if what == 0:
+        if what == _Query.MOVE_FORWARD:
             out[i] = move_forward(c, s, g, seat[i])
-        elif what == 1:
+        elif what == _Query.HAS_LAPPED:
             out[i] = has_lapped(c, s, g, seat[i])
-        elif what == 2:
+        elif what == _Query.DOLPHIN_ELIGIBLE:
             out[i] = dolphin_eligible(c, s, g, seat[i])
-        elif what == 3:
+        elif what == _Query.CAN_REMOVE:
             out[i] = can_remove(c, s, g)
-        elif what == 4:
+        elif what == _Query.REMOVABLE:
             out[i] = removable(c, s, g, seat[i])
-        elif what == 5:
+        elif what == _Query.SLOT_AHEAD:
             out[i] = slot_ahead(c, s, g, seat[i], arg[i])
-        elif what == 6:
+        elif what == _Query.REMOVE_SLOT:
             remove_slot(c, s, g, arg[i])
-        elif what == 7:
+        elif what == _Query.LEADING_SEAT:
             out[i] = leading_seat(c, s, g)
-        elif what == 8:
+        elif what == _Query.TRUMP_OF:
             out[i] = trump_of(c, s, g)
-        else:
+        elif what == _Query.LAP_FIELDS:
             out[i] = lap_fields(s, g)
 
 
-_MOVE, _LAPPED, _DOLPHIN, _CAN_REMOVE, _REMOVABLE, _SLOT_AHEAD, _REMOVE = range(7)
-_LEADING, _TRUMP, _LAP = 7, 8, 9
-
-
 def _run(
-    what: int,
+    what: _Query,
     state: State,
     idx: np.ndarray,
     seat: np.ndarray | None = None,
@@ -263,57 +276,57 @@ def _run(
     seats = zeros if seat is None else np.broadcast_to(np.asarray(seat, dtype=np.int64), idx.shape)
     args = zeros if arg is None else np.broadcast_to(np.asarray(arg, dtype=np.int64), idx.shape)
     out = np.zeros(len(idx), dtype=np.int64)
-    _at_games(what, state.config.rules, state.kernel_arrays(), idx, seats, args, out)
+    _at_games(int(what), state.config.rules, state.kernel_arrays(), idx, seats, args, out)
     return out
 
 
 def move_forward_at(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """`move_forward` in games `idx` (b,) for seats `seat` (b,), in place; (b,) fields landed on."""
-    return _run(_MOVE, state, idx, seat).astype(np.int8)
+    return _run(_Query.MOVE_FORWARD, state, idx, seat).astype(np.int8)
 
 
 def has_lapped_at(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(b,) bool: `has_lapped` in games `idx` for seats `seat`."""
-    return _run(_LAPPED, state, idx, seat).astype(bool)
+    return _run(_Query.HAS_LAPPED, state, idx, seat).astype(bool)
 
 
 def dolphin_eligible_at(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(b,) bool: `dolphin_eligible` in games `idx` for seats `seat`."""
-    return _run(_DOLPHIN, state, idx, seat).astype(bool)
+    return _run(_Query.DOLPHIN_ELIGIBLE, state, idx, seat).astype(bool)
 
 
 def can_remove_at(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) bool: `can_remove` in games `idx`."""
-    return _run(_CAN_REMOVE, state, idx).astype(bool)
+    return _run(_Query.CAN_REMOVE, state, idx).astype(bool)
 
 
 def removable_ahead(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(b, 12) bool: whether the ocean card `k` places ahead of `seat`'s boat may be
     removed, in games `idx` (`removable`)."""
-    bits = _run(_REMOVABLE, state, idx, seat)
+    bits = _run(_Query.REMOVABLE, state, idx, seat)
     return ((bits[:, None] >> np.arange(MAX_OCEAN_CARDS)) & 1).astype(bool)
 
 
 def slot_ahead_at(state: State, idx: np.ndarray, seat: np.ndarray, k: np.ndarray) -> np.ndarray:
     """(b,) the slot of the present card `k` places ahead of `seat`'s boat in games `idx`."""
-    return _run(_SLOT_AHEAD, state, idx, seat, k)
+    return _run(_Query.SLOT_AHEAD, state, idx, seat, k)
 
 
 def remove_slot_at(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
     """`remove_slot` in games `idx` (b,) for the (free) slots `slot` (b,), in place."""
-    _run(_REMOVE, state, idx, None, slot)
+    _run(_Query.REMOVE_SLOT, state, idx, None, slot)
 
 
 def leading_seat_at(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) the leading boat's seat (R8.1) in games `idx`."""
-    return _run(_LEADING, state, idx)
+    return _run(_Query.LEADING_SEAT, state, idx)
 
 
 def trump_at(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int8 trump (R8.2) in games `idx`."""
-    return _run(_TRUMP, state, idx).astype(np.int8)
+    return _run(_Query.TRUMP_OF, state, idx).astype(np.int8)
 
 
 def lap_length(state: State, idx: np.ndarray) -> np.ndarray:
     """(b,) int32: fields in one lap of the current route (R9.1) in games `idx`."""
-    return _run(_LAP, state, idx).astype(np.int32)
+    return _run(_Query.LAP_FIELDS, state, idx).astype(np.int32)

@@ -48,6 +48,7 @@ from .constants import (
     Phase,
     card_from_name,
 )
+from .invariants import InvariantError, check_invariants
 from .state import State
 from .tricks import played_from_history
 
@@ -418,8 +419,6 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         raise _bad("phase", f"{phase_name}: player {to_act} would have no legal action")
     # The checks above are meant to cover every invariant; should one slip through,
     # no broken state leaves here.
-    from .invariants import InvariantError, check_invariants
-
     try:
         check_invariants(state)
     except InvariantError as e:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..batch import check_positive_int
-from ..kernels import argsort_small, call, check_threads, kernel, run_state
-from ..rng import draw_one, game_keys, round_base
+from ..engine import Setup
+from ..kernels import argsort_small, call, kernel, run_state
+from ..rng import draw_one, round_base
 from .config import Config
 from .constants import (
     DECK_SIZE,
@@ -21,79 +21,17 @@ from .constants import (
 from .masks import refresh_game
 from .state import State
 
-_ANNOUNCE, _PLAY = int(Phase.ANNOUNCE), int(Phase.PLAY)
-_PENDING_NONE = int(Pending.NONE)
-_BLUE = int(Suit.BLUE)
 _SLOT_ORDER = 32  # where `reset_game` keeps the slot order in its work array, past the cards'
 
 
-MAX_GAME = 2**64 - 1
-"""The largest game index in a stream (indices are uint64)."""
-
-
-def _power_form(n: int) -> str:
-    """`n` as `2**64-k` when it is near 2**64 (easier to read than 20 digits)."""
-    return f"2**64-{2**64 - n}" if n > 2**63 else str(n)
-
-
-def init(config: Config, batch_size: int, seed: int = 0, first_game: int = 0) -> State:
-    """A batch of new games at the first decision of round 1.
-
-    Args:
-        config: the rules; one config for the whole batch.
-        batch_size: number of games `B`.
-        seed: 0..2**64-1. Game `i` of the batch is game `first_game + i` of the
-            stream `seed`, the same whatever the batch size.
-        first_game: index of the batch's first game in the stream; game indices
-            are uint64, so `first_game + batch_size - 1 <= 2**64 - 1`.
-
-    Returns:
-        A new `State` of batch size `B`.
-
-    Raises:
-        TypeError: `config` is not a `Config`, or `batch_size` is not an int.
-        ValueError: `batch_size < 1`, a bad `seed`, or `first_game` not an int in
-            0..2**64-batch_size.
-    """
-    if not isinstance(config, Config):
-        raise TypeError(f"config must be a kanaloa_env.core.Config, got {type(config).__name__}")
-    B = check_positive_int(batch_size, "batch_size")
-    # The batch's game indices must fit in uint64: past that np.arange raises a bare
-    # OverflowError (or, for a numpy first_game, wraps with only a warning).
-    last = MAX_GAME - B + 1
-    if (
-        isinstance(first_game, bool)
-        or not isinstance(first_game, (int, np.integer))
-        or not 0 <= int(first_game) <= last
-    ):
-        raise ValueError(
-            f"first_game must be an int in 0..{_power_form(last)} for a batch of {B}, "
-            f"got {first_game!r}"
-        )
-    first = int(first_game)
-    keys = game_keys(seed, np.arange(first, first + B, dtype=np.uint64))
-    return init_from_keys(config, keys)
-
-
-def init_from_keys(config: Config, keys: np.ndarray, threads: int = 1) -> State:
-    """A batch of new games, one per uint64 key (see `rng.game_keys`)."""
-    state = State.empty(config, len(keys))
-    reset_games(state, np.arange(len(keys)), np.asarray(keys, dtype=np.uint64), threads)
-    return state
-
-
-def reset_games(state: State, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
-    """Start new games with `keys` (b,) uint64 in positions `idx` (b,) of `state`, in place
-    (the vector env's auto-reset); `threads` as for `step`."""
-    idx = np.asarray(idx)
-    if idx.dtype == bool:
-        idx = np.flatnonzero(idx)
-    idx = idx.astype(np.int64).reshape(-1)
-    keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
-    if len(keys) != len(idx):
-        raise ValueError(f"reset_games: {len(idx)} games but {len(keys)} keys")
-    threads = check_threads(threads)
+def _reset(state: State, idx: np.ndarray, keys: np.ndarray, threads: int) -> None:
     run_state(_reset_range, len(idx), threads, state, idx, keys)
+
+
+_SETUP = Setup(State, Config, _reset, where="kanaloa_env.core")
+init = _SETUP.init
+init_from_keys = _SETUP.init_from_keys
+reset_games = _SETUP.reset_games
 
 
 @kernel
@@ -151,9 +89,9 @@ def reset_game(c, s, g, key, words, order):  # type: ignore[no-untyped-def]
     s.winner[g] = NO_PLAYER
     s.terminated[g] = False
     s.truncated[g] = False
-    s.pending[g] = _PENDING_NONE
+    s.pending[g] = Pending.NONE
     # R8.2: every boat on the start field, which is blue (R1.3).
-    start_round(c, s, g, np.int64(_BLUE), words, order)
+    start_round(c, s, g, np.int64(Suit.BLUE), words, order)
     refresh_game(c, s, g)
 
 
@@ -213,5 +151,5 @@ def start_round(c, s, g, trump, words, order):  # type: ignore[no-untyped-def]
     s.lead_suit[g] = NO_SUIT
     s.leader[g] = s.starting_player[g]
     s.current_player[g] = s.starting_player[g]
-    s.phase[g] = _ANNOUNCE if c.nil_announcement else _PLAY
+    s.phase[g] = Phase.ANNOUNCE if c.nil_announcement else Phase.PLAY
     s.trump[g] = trump

@@ -11,13 +11,10 @@ in a compiled loop, on several threads when asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
-from numba.core import types
 
-from ..batch import check_actions
-from ..kernels import Entry, check_threads, count_illegal, kernel, run_state
+from ..engine import Stepper, compiled_step
+from ..kernels import kernel, small_kernel
 from .constants import (
     ANNOUNCE,
     CARD_SUIT,
@@ -50,100 +47,13 @@ from .state import State
 from .tricks import _TYPE_BITS, add_played, lowest_bit, winning_position
 
 
-def step(state: State, actions: np.ndarray, threads: int = 1) -> State:
-    """Apply one decision in every game of the batch and return the new state.
-
-    Args:
-        state: a batch of `B` games; not modified.
-        actions: (B,) integer actions (DESIGN.md table) for each game's
-            `current_player`. Games that are over ignore their entry.
-        threads: step the games on up to this many threads (batches of at least
-            2048 games; `kanaloa_env.core.kernels`); the result does not depend on it.
-
-    Returns:
-        A new `State`. `rewards` holds this step's rewards (R10), `terminated` and
-        `truncated` the end flags, `legal` the next mask.
-
-    Raises:
-        TypeError: `actions` is not an integer array.
-        ValueError: wrong shape, out of range, or illegal in some game (the message
-            names the games, players, phases and actions at fault); the state is
-            then unchanged.
-    """
-    actions = validate_actions(state, actions)
-    new = state.copy()
-    _apply(new, actions, threads)
-    return new
-
-
-def step_inplace(
-    state: State, actions: np.ndarray, validate: bool = True, threads: int = 1
-) -> State:
-    """Like `step`, but updates `state`'s arrays in place and returns it.
-
-    Faster (no copy); on an error nothing has been written. `validate=False` skips
-    the checks for callers that have already checked the actions against
-    `state.legal` (an unchecked illegal action corrupts the state).
-    """
-    if validate:
-        actions = validate_actions(state, actions)
-    else:
-        if type(actions) is not np.ndarray or actions.dtype != np.int64:
-            actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != state.phase.shape:  # (the kernels do not check bounds)
-            raise ValueError(f"actions must have shape {state.phase.shape}, got {actions.shape}")
-    _apply(state, actions, threads)
-    return state
-
-
-def validate_actions(state: State, actions: object) -> np.ndarray:
-    """Check `actions` against the batch; return them as an int64 array or raise.
-
-    Raises:
-        TypeError: not an integer array.
-        ValueError: wrong shape, or an action out of range or illegal in a game that
-            is not over (the message lists the games, players, phases and actions).
-    """
-    a = actions
-    if (
-        type(a) is not np.ndarray
-        or a.dtype != np.int64
-        or a.shape != state.current_player.shape
-        or count_illegal(a, state.legal, state.phase, _GAME_OVER)
-    ):
-        # The one check with its messages (and the conversion of other integer types).
-        a = check_actions(actions, state.legal, lambda: state.phase != _GAME_OVER, _describe(state))
-    return a  # type: ignore[return-value]
-
-
-def _describe(state: State) -> Callable[[int, int], str]:
-    """What `check_actions` says of game g's action a: player, phase and the action."""
-
-    def describe(g: int, act: int) -> str:
-        what = action_name(act) if 0 <= act < NUM_ACTIONS else f"out of range 0..{NUM_ACTIONS - 1}"
-        return (
-            f"player {int(state.current_player[g])} in phase "
-            f"{PHASE_NAMES[int(state.phase[g])]} cannot take action {act} ({what})"
-        )
-
-    return describe
-
-
-def _apply(state: State, actions: np.ndarray, threads: int) -> None:
-    if type(threads) is not int or threads != 1:
-        threads = check_threads(threads)
-    f = actions.flags
-    fn = _STEP(state) if f.c_contiguous and f.aligned else _step_range
-    run_state(fn, len(actions), threads, state, actions)
-
-
-_ANNOUNCE_PHASE, _PLAY, _REMOVE_OCTOPUS, _REMOVE_ROUND_END, _DOLPHIN, _GAME_OVER = (
-    int(p) for p in Phase
-)
-_PENDING_NONE, _PENDING_TRICK, _PENDING_PAYOUT = (int(p) for p in Pending)
-# Inside a step only: the round is over and its deal waits for the end of the step
-# (`_settle`), when the new round's trump is known.
-_NEW_ROUND = len(Phase)
+def _describe(state: State, g: int, act: int) -> str:
+    """What is wrong with action `act` in game `g`: the player, the phase, the action."""
+    what = action_name(act) if 0 <= act < NUM_ACTIONS else f"out of range 0..{NUM_ACTIONS - 1}"
+    return (
+        f"player {int(state.current_player[g])} in phase "
+        f"{PHASE_NAMES[int(state.phase[g])]} cannot take action {act} ({what})"
+    )
 
 
 @kernel
@@ -154,7 +64,10 @@ def _step_range(c, s, actions, lo, hi):  # type: ignore[no-untyped-def]
         step_game(c, s, g, actions[g], words, order)
 
 
-_STEP = Entry(_step_range, types.int64[::1])
+_STEPPER = Stepper(compiled_step(_step_range), _describe)
+step = _STEPPER.step
+step_inplace = _STEPPER.step_inplace
+validate_actions = _STEPPER.validate_actions
 
 
 @kernel
@@ -163,23 +76,25 @@ def step_game(c, s, g, a, words, order):  # type: ignore[no-untyped-def]
     over passes through unchanged. `words`, `order`: work arrays of a deal."""
     for p in range(c.num_players):
         s.rewards[g, p] = 0
+    round_ = s.round[g]
     phase = s.phase[g]
-    if phase == _PLAY:
+    if phase == Phase.PLAY:
         if _play_card(c, s, g, a):
             _finish_trick(c, s, g)
-    elif phase == _ANNOUNCE_PHASE:
+    elif phase == Phase.ANNOUNCE:
         _announce(c, s, g, a)
-    elif phase == _REMOVE_OCTOPUS or phase == _REMOVE_ROUND_END:
+    elif phase == Phase.REMOVE_OCTOPUS or phase == Phase.REMOVE_ROUND_END:
         _remove(c, s, g, a)
-    elif phase == _DOLPHIN:
+    elif phase == Phase.DOLPHIN:
         _dolphin(c, s, g, a)
-    _settle(c, s, g, words, order)
+    _settle(c, s, g, s.round[g] != round_, words, order)
     refresh_game(c, s, g)
 
 
 @kernel
-def _settle(c, s, g, words, order):  # type: ignore[no-untyped-def]
-    """The end of a step: between tricks, deal the new round.
+def _settle(c, s, g, new_round, words, order):  # type: ignore[no-untyped-def]
+    """The end of a step: between tricks, deal the new round (`new_round`: the step
+    ended a round, `_end_round`).
 
     No trick is open while a game waits for a dolphin decision or the round-end
     removal, or is over: the finished trick's suit to follow is cleared and the
@@ -188,12 +103,19 @@ def _settle(c, s, g, words, order):  # type: ignore[no-untyped-def]
     `from_scenario` gives back an identical observation. A new round is dealt with
     the trump of its first trick (R3.1, R5.5).
     """
-    if s.phase[g] >= _REMOVE_ROUND_END:
+    if new_round or between_tricks(s.phase[g]):
         trump = np.int64(trump_of(c, s, g))
         s.trump[g] = trump
         s.lead_suit[g] = NO_SUIT
-        if s.phase[g] == _NEW_ROUND:
+        if new_round:
             start_round(c, s, g, trump, words, order)
+
+
+@small_kernel
+def between_tricks(phase):  # type: ignore[no-untyped-def]
+    """Whether no trick is open in `phase`: the round-end removal, a dolphin decision
+    (after a trick or a payout) or the end of the game."""
+    return phase == Phase.REMOVE_ROUND_END or phase == Phase.DOLPHIN or phase == Phase.GAME_OVER
 
 
 # ---- phase handlers ------------------------------------------------------------
@@ -207,7 +129,7 @@ def _announce(c, s, g, a):  # type: ignore[no-untyped-def]
     nxt = (seat + 1) % c.num_players
     s.current_player[g] = nxt
     if nxt == s.starting_player[g]:
-        s.phase[g] = _PLAY
+        s.phase[g] = Phase.PLAY
 
 
 @kernel
@@ -229,7 +151,7 @@ def _play_card(c, s, g, card):  # type: ignore[no-untyped-def]
     elif suit >= 0 and suit != lead:
         s.voids[g, seat] |= np.int64(1) << lead  # R4.3: the player lacks the suit to follow
     if card == OCTOPUS and can_remove(c, s, g):
-        s.phase[g] = _REMOVE_OCTOPUS  # the same player removes first (R4.4)
+        s.phase[g] = Phase.REMOVE_OCTOPUS  # the same player removes first (R4.4)
         return False
     if slot % P == P - 1:  # every player has played to the trick
         return True
@@ -243,7 +165,7 @@ def _remove(c, s, g, a):  # type: ignore[no-untyped-def]
     an octopus, the variant payouts at the end of a round."""
     slot = slot_ahead(c, s, g, np.int64(s.current_player[g]), a - REMOVE_BASE)
     remove_slot(c, s, g, slot)
-    if s.phase[g] == _REMOVE_ROUND_END:
+    if s.phase[g] == Phase.REMOVE_ROUND_END:
         _payouts(c, s, g, np.int64(0))
         return
     # After the octopus: the next player, or the trick is complete.
@@ -252,7 +174,7 @@ def _remove(c, s, g, a):  # type: ignore[no-untyped-def]
         _finish_trick(c, s, g)
     else:
         s.current_player[g] = (s.current_player[g] + 1) % P
-        s.phase[g] = _PLAY
+        s.phase[g] = Phase.PLAY
 
 
 @kernel
@@ -260,7 +182,7 @@ def _dolphin(c, s, g, a):  # type: ignore[no-untyped-def]
     """R6.3: take or decline the dolphin's bonus move, then continue what was pending."""
     seat = np.int64(s.current_player[g])
     pending = np.int64(s.pending[g])
-    s.pending[g] = _PENDING_NONE
+    s.pending[g] = Pending.NONE
     if a == DOLPHIN_TAKE:
         move_forward(c, s, g, seat)
         if not _after_move(c, s, g, seat, pending, c.dolphin_chain):
@@ -271,9 +193,9 @@ def _dolphin(c, s, g, a):  # type: ignore[no-untyped-def]
 @kernel
 def _continue(c, s, g, seat, pending):  # type: ignore[no-untyped-def]
     """After a dolphin decision: the trick's aftermath, or the payouts after `seat`'s."""
-    if pending == _PENDING_TRICK:
+    if pending == Pending.TRICK:
         _after_trick(c, s, g)
-    elif pending == _PENDING_PAYOUT:
+    elif pending == Pending.PAYOUT:
         _payouts(c, s, g, (seat - s.starting_player[g]) % c.num_players + 1)
 
 
@@ -297,7 +219,7 @@ def _finish_trick(c, s, g):  # type: ignore[no-untyped-def]
         _after_trick(c, s, g)
         return
     move_forward(c, s, g, w)
-    if _after_move(c, s, g, w, np.int64(_PENDING_TRICK), np.bool_(True)):
+    if _after_move(c, s, g, w, np.int64(Pending.TRICK), np.bool_(True)):
         _after_trick(c, s, g)
 
 
@@ -313,7 +235,7 @@ def _after_move(c, s, g, seat, pending, allow_dolphin):  # type: ignore[no-untyp
         return True
     while dolphin_eligible(c, s, g, seat):
         if c.dolphin_optional:
-            s.phase[g] = _DOLPHIN
+            s.phase[g] = Phase.DOLPHIN
             s.pending[g] = pending
             s.current_player[g] = seat
             return False
@@ -330,11 +252,11 @@ def _after_move(c, s, g, seat, pending, allow_dolphin):  # type: ignore[no-untyp
 def _after_trick(c, s, g):  # type: ignore[no-untyped-def]
     """The next trick, its trump fixed now (R5.5), or the end of the round (R7.1)."""
     if s.trick_number[g] < TRICKS_PER_ROUND:
-        s.phase[g] = _PLAY
+        s.phase[g] = Phase.PLAY
         s.lead_suit[g] = NO_SUIT
         s.trump[g] = trump_of(c, s, g)
     elif can_remove(c, s, g):
-        s.phase[g] = _REMOVE_ROUND_END  # the winner of the last trick removes a card
+        s.phase[g] = Phase.REMOVE_ROUND_END  # the winner of the last trick removes a card
         s.current_player[g] = s.leader[g]
     else:
         _payouts(c, s, g, np.int64(0))
@@ -357,7 +279,7 @@ def _payouts(c, s, g, start):  # type: ignore[no-untyped-def]
                     _end_game(c, s, g, seat)
                     return
             # R7.3: the dolphin applies only where the third step ends.
-            if not _after_move(c, s, g, seat, np.int64(_PENDING_PAYOUT), np.bool_(True)):
+            if not _after_move(c, s, g, seat, np.int64(Pending.PAYOUT), np.bool_(True)):
                 return
     _end_round(c, s, g)
 
@@ -366,18 +288,18 @@ def _payouts(c, s, g, start):  # type: ignore[no-untyped-def]
 def _end_round(c, s, g):  # type: ignore[no-untyped-def]
     """R7.5 / R9.4: the last trick's winner starts the next round, or truncate.
 
-    The deal waits for the end of the step (`_NEW_ROUND`, see `_settle`).
+    The deal waits for the end of the step (`_settle`), when the new round's trump
+    is known.
     """
     if s.round[g] >= c.max_rounds:
         s.truncated[g] = True
-        s.phase[g] = _GAME_OVER
+        s.phase[g] = Phase.GAME_OVER
         s.current_player[g] = NO_PLAYER
         if c.rank_reward:
             _rank_rewards(c, s, g)
         return
     s.round[g] += 1
     s.starting_player[g] = s.leader[g]
-    s.phase[g] = _NEW_ROUND
 
 
 @kernel
@@ -386,9 +308,9 @@ def _end_game(c, s, g, seat):  # type: ignore[no-untyped-def]
     P = c.num_players
     s.terminated[g] = True
     s.winner[g] = seat
-    s.phase[g] = _GAME_OVER
+    s.phase[g] = Phase.GAME_OVER
     s.current_player[g] = NO_PLAYER
-    s.pending[g] = _PENDING_NONE
+    s.pending[g] = Pending.NONE
     if c.rank_reward:
         _rank_rewards(c, s, g)
         return

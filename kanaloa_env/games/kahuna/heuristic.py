@@ -290,8 +290,6 @@ _STONES, _NUM_UNSEEN, _HIDDEN = range(3)
 # seen, the opponent's cards it knows, the face-up cards, and a hand being judged.
 _UNSEEN, _KNOWN, _FACE, _MINE = range(4)
 
-_PLAY, _DRAW_PHASE = int(Phase.PLAY), int(Phase.DRAW)
-_PLACE = int(Kind.PLACE)
 _CARD_ACTIONS = DISCARD_BASE  # PLACE and REMOVE: the actions that spend cards on the board
 _KIND = ACTION_KIND.astype(np.int64)
 _LINE = ACTION_LINE.astype(np.int64)
@@ -414,13 +412,13 @@ def _decide(c, s, g, seat, mask, bot, work):  # type: ignore[no-untyped-def]
     moment[_COST] = 0.0 if final_left > 0 else params[_CARD_COST]
     moment[_BEFORE] = _value(bot, work, mb, ob, ms, os_, hand)
     phase = s.phase[g]
-    if phase == _PLAY:
+    if phase == Phase.PLAY:
         best, gain = _best_card_action(bot, work, mb, ob, ms, os_, hand, mask)
         if gain > (0.0 if final_left > 0 else params[_PLAY_THRESHOLD]):
             return best
         if final_left > 0:
             return END_PLAY  # K3.3: a final turn ends with END_PLAY
-    elif phase != _DRAW_PHASE:  # (no decision: the first legal action)
+    elif phase != Phase.DRAW:  # (no decision: the first legal action)
         return _first_legal(mask)
     _card_worth(bot, work, mb, ob, ms, os_, hand)
     return _end_turn(s, g, params, work, hand, mask)
@@ -608,7 +606,7 @@ def _apply(a, mb, ob, ms, os_, spp):  # type: ignore[no-untyped-def]
     (K5.2, K5.3); then the opponent's stone losses (K5.4)."""
     line = _LINE[a]
     bit = np.int64(1) << line
-    if _KIND[a] == _PLACE:
+    if _KIND[a] == Kind.PLACE:
         mb |= bit
         end = _CARD[a]
         for _ in range(2):
@@ -640,7 +638,7 @@ def _best_card_action(bot, work, mb, ob, ms, os_, hand, mask):  # type: ignore[n
         if _CARD2[a] >= 0:
             spent += np.int64(1) << (2 * _CARD2[a])
         after = _value(bot, work, mb2, ob2, ms2, os2, hand - spent)
-        pays = 1.0 if _KIND[a] == _PLACE else 2.0  # cards each PLACE / REMOVE spends
+        pays = 1.0 if _KIND[a] == Kind.PLACE else 2.0  # cards each PLACE / REMOVE spends
         score = after - moment[_BEFORE] - moment[_COST] * pays
         if score > gain:
             best, gain = a, score
@@ -706,7 +704,7 @@ def _end_turn(s, g, params, work, hand, mask):  # type: ignore[no-untyped-def]
                 worst, worst_worth = x, worth[x]
         worst_worth = worth[worst]
         if new_worth - worst_worth > params[_SWAP_MARGIN] or not mask[SKIP]:
-            choice = END_PLAY if s.phase[g] == _PLAY else DISCARD_BASE + worst
+            choice = END_PLAY if s.phase[g] == Phase.PLAY else DISCARD_BASE + worst
         else:
             choice = SKIP
     if mask[choice]:

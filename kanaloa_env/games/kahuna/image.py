@@ -16,10 +16,7 @@ Only what the shown player may see is drawn (K12): never the other hand beyond
 player 1 yellow, as in the text view. Drawn with Pillow's built-in font through
 `kanaloa_env.drawing.canvas`; the state is not modified.
 
-Speed: 51-53 ms a picture, against 54-60 ms for Kanaloa's in the same run; the GIF
-of a whole random game (142-149 positions, palette included) took 13-15 s
-(`python benchmarks/bench_kahuna_image.py --seconds 8`, seeds 0 and 3, on a
-2-core machine shared under a load average of about 14).
+Speed: about as fast as Kanaloa's picture (measured in benchmarks/HISTORY.md).
 
 ```python
 from kanaloa_env.core.kahuna import Config, init

@@ -125,12 +125,15 @@ class KanaloaGame(Game[State, Config]):
         return MIN_PLAYERS + np.argmax(onehot, axis=1).astype(np.int64)
 
     def public_view(self, state: State, seats: np.ndarray) -> State:
-        """A copy with other players' hands and the random key (which fixes future deals)
-        zeroed: what player `seats[i]` may know in game `i`."""
+        """A copy with what player `seats[i]` may know in game `i`: other players' hands
+        and the random key (which fixes future deals) zeroed, and the mask row cleared
+        where another player is to act (its legal plays would show its cards)."""
         view = state.copy()
-        keep = np.arange(state.num_players)[None, :] == np.asarray(seats)[:, None]
+        seats = np.asarray(seats)
+        keep = np.arange(state.num_players)[None, :] == seats[:, None]
         view.hands[~keep] = 0
         view.key[...] = 0
+        view.legal[view.current_player != seats] = False
         return view
 
     def determinize(

@@ -192,9 +192,6 @@ class HeuristicBot:
 
 # The parameters as the kernels take them (`params`), by index.
 _WIN, _MATTER, _NIL_VALUE, _NIL_TRUMP, _NIL_SUIT, _DOLPHIN_MARGIN = range(6)
-_PLAY, _ANNOUNCE_PHASE, _DOLPHIN = int(Phase.PLAY), int(Phase.ANNOUNCE), int(Phase.DOLPHIN)
-_REMOVE_OCTOPUS, _REMOVE_ROUND_END = int(Phase.REMOVE_OCTOPUS), int(Phase.REMOVE_ROUND_END)
-_PENDING_TRICK = int(Pending.TRICK)
 _BIG = np.iinfo(np.int64).max
 _INF = np.inf
 
@@ -215,7 +212,7 @@ def _decide_all(c, s, seats, masks, params, out):  # type: ignore[no-untyped-def
     for i in range(len(seats)):
         phase = s.phase[i]
         mask = masks[i]
-        if phase == _PLAY:
+        if phase == Phase.PLAY:
             out[i] = _play(
                 c,
                 s,
@@ -234,11 +231,11 @@ def _decide_all(c, s, seats, masks, params, out):  # type: ignore[no-untyped-def
                 win,
                 dist,
             )
-        elif phase == _REMOVE_OCTOPUS or phase == _REMOVE_ROUND_END:
+        elif phase == Phase.REMOVE_OCTOPUS or phase == Phase.REMOVE_ROUND_END:
             out[i] = _remove(c, s, i, seats[i], mask, dist, progress)
-        elif phase == _ANNOUNCE_PHASE:
+        elif phase == Phase.ANNOUNCE:
             out[i] = _announce(s, i, seats[i], params, mine)
-        elif phase == _DOLPHIN:
+        elif phase == Phase.DOLPHIN:
             out[i] = _dolphin(c, s, i, seats[i], params, mine)
         else:  # (no decision: the first legal action)
             out[i] = 0
@@ -602,7 +599,7 @@ def _dolphin(c, s, g, seat, params, mine):  # type: ignore[no-untyped-def]
     decline = (
         not laps
         and leads_after
-        and s.pending[g] == _PENDING_TRICK
+        and s.pending[g] == Pending.TRICK
         and TRICKS_PER_ROUND - s.trick_number[g] >= 3
         and loss >= params[_DOLPHIN_MARGIN]
     )

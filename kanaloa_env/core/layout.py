@@ -1,0 +1,29 @@
+"""An observation layout: a table of (name, size, ...) rows in the vector's order, from
+which the offsets of the entries and the docs' table are derived (each game's
+`observation.OBS_LAYOUT`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def offsets(layout: Sequence[Sequence[Any]]) -> tuple[dict[str, tuple[int, int]], int]:
+    """`{name: (start, end)}` of every row of `layout` (its first two items are a name
+    and a size), and the length of the whole vector."""
+    out: dict[str, tuple[int, int]] = {}
+    at = 0
+    for name, size, *_ in layout:
+        out[name] = (at, at + size)
+        at += size
+    return out, at
+
+
+def markdown_rows(layout: Sequence[tuple[str, int, str]]) -> list[str]:
+    """The layout as the rows of a Markdown table: slice, offset, length, meaning."""
+    rows = ["| slice | offset | length | meaning |", "|---|---|---|---|"]
+    at = 0
+    for name, size, meaning in layout:
+        rows.append(f"| `{name}` | {at} | {size} | {meaning} |")
+        at += size
+    return rows
