@@ -172,7 +172,7 @@ class GameKernels:
             """`steps` decisions of random legal self-play in game g (`advance`'s draws),
             a finished game restarted first as the slot's next game; with `with_obs`,
             the observation of the player to act written to `out[g]` after each (the
-            benchmark's loop: benchmarks/bench_gpu.py)."""
+            loop the GPU benchmark times, bench_gpu.py)."""
             g = cuda.grid(1)
             if g >= n:
                 return
