@@ -21,10 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import socket
 import sys
-import threading
 import time
 import urllib.request
 from typing import Any
@@ -32,28 +29,6 @@ from typing import Any
 import numpy as np
 
 TABLES = {"kanaloa": 4, "kahuna": 2}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _serve() -> tuple[str, Any]:
-    import uvicorn
-
-    from kanaloa_env.web import create_app
-
-    sock = socket.create_server(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", lifespan="off"))
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return f"http://127.0.0.1:{sock.getsockname()[1]}", server
 
 
 def _post(url: str, body: Any) -> Any:
@@ -100,10 +75,11 @@ def _server_moves(base: str, game: str, bots: str, moves: int, rng: Any) -> tupl
 def _browser_moves(base: str, game: str, bots: str, moves: int, rng: Any) -> list[float]:
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    from kanaloa_env.web.local import chromium_launch_options
+
     times: list[float] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        browser = p.chromium.launch(**chromium_launch_options())
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(base + "/")
         page.wait_for_selector("body[data-busy='0']", state="attached")
@@ -136,8 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bots", default="heuristic", help="the bots' name (default heuristic)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    base, server = _serve()
-    try:
+    from kanaloa_env.web import create_app
+    from kanaloa_env.web.local import serve_in_thread
+
+    with serve_in_thread(create_app()) as base:
         for game in args.games:
             rng = np.random.default_rng(args.seed)
             # A first game compiles what it needs and fills the caches: not timed.
@@ -149,8 +127,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  server move     {_ms(move_t)}")
             print(f"  picture         {_ms(picture_t)}")
             print(f"  click to ready  {_ms(click_t)}")
-    finally:
-        server.should_exit = True
     return 0
 
 

@@ -119,14 +119,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--num-games", type=int, default=1024, help="games played at once")
     p.add_argument("--rollout", type=int, default=65536, help="transitions per update")
     p.add_argument("--minibatch", type=int, default=2048, help="PPO minibatch")
-    p.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
-    p.add_argument("--lr", type=float, default=3e-4, help="PPO learning rate at the start")
-    p.add_argument("--clip", type=float, default=0.2, help="PPO ratio clip")
-    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus weight")
-    p.add_argument("--vf-coef", type=float, default=0.5, help="critic loss weight")
-    p.add_argument("--target-kl", type=float, default=0.03, help="KL that ends an update")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
-    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
+    add_ppo_options(p)
     p.add_argument("--shaping", type=float, default=1.0, help="shaping weight (0: none)")
     p.add_argument(
         "--eval-every", type=int, default=1_000_000, help="learner decisions between evaluations"
@@ -176,6 +169,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.hidden = weights.hidden_sizes
         args.bc_games = 0
     return args
+
+
+def add_ppo_options(p: argparse.ArgumentParser) -> None:
+    """The options of `ppo_update` and the advantages (also train_gpu_ppo.py's)."""
+    p.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
+    p.add_argument("--lr", type=float, default=3e-4, help="PPO learning rate at the start")
+    p.add_argument("--clip", type=float, default=0.2, help="PPO ratio clip")
+    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus weight")
+    p.add_argument("--vf-coef", type=float, default=0.5, help="critic loss weight")
+    p.add_argument("--target-kl", type=float, default=0.03, help="KL that ends an update")
+    p.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
+    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
 
 
 def stream_seed(seed: int, stream: int) -> int:

@@ -46,7 +46,12 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_batched_ppo import make_nets, ppo_update, save_checkpoint  # noqa: E402
+from train_batched_ppo import (  # noqa: E402
+    add_ppo_options,
+    make_nets,
+    ppo_update,
+    save_checkpoint,
+)
 
 from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script  # noqa: E402
 
@@ -72,14 +77,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=8192, help="games played at once")
     p.add_argument("--rollout-steps", type=int, default=16, help="steps of every game a rollout")
     p.add_argument("--minibatch", type=int, default=16384, help="PPO minibatch")
-    p.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
-    p.add_argument("--lr", type=float, default=3e-4, help="learning rate at the start")
-    p.add_argument("--clip", type=float, default=0.2, help="PPO ratio clip")
-    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus weight")
-    p.add_argument("--vf-coef", type=float, default=0.5, help="critic loss weight")
-    p.add_argument("--target-kl", type=float, default=0.03, help="KL that ends an update")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
-    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
+    add_ppo_options(p)
     p.add_argument("--eval-every", type=int, default=2_000_000, help="decisions between evals")
     p.add_argument("--eval-games", type=int, default=4096, help="games per evaluation")
     args = p.parse_args(argv)

@@ -12,37 +12,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import socket
 import sys
-import threading
-import time
 from pathlib import Path
 
 # Which move to click at each of the human's first decisions: the n-th legal move (mod the count).
 GAMES = {"kanaloa": (4, [2, 0, 1]), "kahuna": (2, [0, 3])}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _serve() -> tuple[str, object]:
-    import uvicorn
-
-    from kanaloa_env.web import create_app
-
-    sock = socket.create_server(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", lifespan="off"))
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return f"http://127.0.0.1:{sock.getsockname()[1]}/", server
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,15 +27,15 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     from kanaloa_env.core.files import atomic_write_path
+    from kanaloa_env.web import create_app
+    from kanaloa_env.web.local import chromium_launch_options, serve_in_thread
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
     os.makedirs(args.out, exist_ok=True)
-    url, server = _serve()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+    with serve_in_thread(create_app()) as base, sync_playwright() as p:
+        browser = p.chromium.launch(**chromium_launch_options())
         for game, (players, picks) in GAMES.items():
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
-            page.goto(url)
+            page.goto(base + "/")
             page.wait_for_selector("body[data-busy='0']", state="attached")
             page.select_option("#game", game)
             page.select_option("#num-players", str(players))
@@ -79,7 +53,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {out}")
             page.close()
         browser.close()
-    server.should_exit = True  # type: ignore[attr-defined]
     return 0
 
 

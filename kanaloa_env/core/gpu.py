@@ -274,6 +274,44 @@ class DeviceEngine:
     reset_game: Any
     encode_game: Any
 
+    @classmethod
+    def of(cls, cpu: ModuleType, step_game: Any = None) -> DeviceEngine:
+        """The device engine of the CPU engine package `cpu` (`kanaloa_env.core.<game>`),
+        from its conventions: its `State`, `Config`, `NUM_ACTIONS`, `OBS_DIM` and
+        `Phase.GAME_OVER`, and the rule functions `step.step_game` (or `step_game`, for a
+        game whose own takes other work arrays), `setup.reset_game` and
+        `observation.encode_game`."""
+        name = cpu.__name__.rsplit(".", 1)[-1]
+        part = {
+            m: importlib.import_module(f"{cpu.__name__}.{m}")
+            for m in ("step", "setup", "observation")
+        }
+        return cls(
+            name=name,
+            cpu=cpu,
+            state_class=cpu.State,
+            config_class=cpu.Config,
+            num_actions=int(cpu.NUM_ACTIONS),
+            obs_dim=int(cpu.OBS_DIM),
+            game_over=int(cpu.Phase.GAME_OVER),
+            step_game=step_game or part["step"].step_game,
+            reset_game=part["setup"].reset_game,
+            encode_game=part["observation"].encode_game,
+        )
+
+    #: What a game's `gpu` module offers as functions: these methods of its `ENGINE`.
+    API = (
+        *("init", "init_from_keys", "reset_games", "step", "step_inplace"),
+        *("validate_actions", "observe", "legal_action_mask", "to_device", "to_host"),
+    )
+
+    def module_attribute(self, name: str) -> Any:
+        """A game's `gpu` module's `__getattr__`: `gpu.init` is `ENGINE.init`, and so on
+        for every name of `API`, so that the modules do not each list them."""
+        if name in self.API:
+            return getattr(self, name)
+        raise AttributeError(f"module 'kanaloa_env.core.{self.name}.gpu' has no attribute {name!r}")
+
     def kernels(self) -> Any:
         """This game's compiled CUDA kernels (`gpu_kernels.GameKernels`), built once."""
         got = self.__dict__.get("_kernels")

@@ -16,7 +16,6 @@ that is a failure: CI must run them.
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import time
 from collections.abc import Iterator
@@ -40,19 +39,10 @@ from kanaloa_env.records import (  # noqa: E402
     save_records,
 )
 from kanaloa_env.web import create_app  # noqa: E402
+from kanaloa_env.web.local import chromium_launch_options, chromium_path  # noqa: E402
 from kanaloa_env.web.session import Catalogue  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Root in a container needs --no-sandbox; the rest keeps Chromium off the network and quiet.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM = chromium_path()
 
 
 def _missing(why: str) -> None:
@@ -71,7 +61,7 @@ def browser() -> Iterator[Any]:
         _missing("Debian's chromium is not installed (apt-get install -y chromium)")
     with sync_playwright() as p:
         # Playwright makes a fresh user-data folder for the launch and deletes it after.
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = p.chromium.launch(**chromium_launch_options())
         yield b
         b.close()
 

@@ -4,9 +4,6 @@ and a small HTTP client (the standard library's) to talk to it."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -14,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from kanaloa_env.web.local import serve_in_thread
 
 
 @dataclass
@@ -69,22 +68,5 @@ class Client:
 @contextmanager
 def serve(app: Any) -> Iterator[Client]:
     """Serve `app` with uvicorn on a free loopback port until the block ends."""
-    import uvicorn
-
-    sock = socket.create_server(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    # uvicorn installs signal handlers only in the main thread; here it runs without.
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    try:
-        yield Client(f"http://127.0.0.1:{port}")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
+    with serve_in_thread(app) as base:
+        yield Client(base)

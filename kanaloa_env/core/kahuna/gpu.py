@@ -15,50 +15,8 @@ from __future__ import annotations
 
 from .. import kahuna as _cpu
 from ..gpu import DeviceEngine, DeviceState, as_torch, from_torch
-from .config import Config
-from .constants import NUM_ACTIONS, Phase
-from .observation import OBS_DIM, encode_game
-from .setup import reset_game
-from .state import State
-from .step import step_game
 
-ENGINE = DeviceEngine(
-    name="kahuna",
-    cpu=_cpu,
-    state_class=State,
-    config_class=Config,
-    num_actions=NUM_ACTIONS,
-    obs_dim=OBS_DIM,
-    game_over=int(Phase.GAME_OVER),
-    step_game=step_game,
-    reset_game=reset_game,
-    encode_game=encode_game,
-)
+ENGINE = DeviceEngine.of(_cpu)
+__getattr__ = ENGINE.module_attribute  # init, step, observe, ...: DeviceEngine.API
 
-init = ENGINE.init
-init_from_keys = ENGINE.init_from_keys
-reset_games = ENGINE.reset_games
-step = ENGINE.step
-step_inplace = ENGINE.step_inplace
-validate_actions = ENGINE.validate_actions
-observe = ENGINE.observe
-legal_action_mask = ENGINE.legal_action_mask
-to_device = ENGINE.to_device
-to_host = ENGINE.to_host
-
-__all__ = [
-    "ENGINE",
-    "DeviceState",
-    "as_torch",
-    "from_torch",
-    "init",
-    "init_from_keys",
-    "legal_action_mask",
-    "observe",
-    "reset_games",
-    "step",
-    "step_inplace",
-    "to_device",
-    "to_host",
-    "validate_actions",
-]
+__all__ = ["ENGINE", "DeviceState", "as_torch", "from_torch", *DeviceEngine.API]
