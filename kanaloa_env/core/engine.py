@@ -44,6 +44,32 @@ MAX_GAME = 2**64 - 1
 """The largest game index in a stream (indices are uint64)."""
 
 
+def stream_keys(batch_size: object, seed: object, first_game: object) -> np.ndarray:
+    """(B,) uint64 keys of games `first_game .. first_game + B - 1` of the stream `seed`
+    (`rng.game_keys`), with the checks of the engines' `init` (on any target).
+
+    Raises:
+        TypeError: `batch_size` is not an int.
+        ValueError: `batch_size < 1`, a bad `seed`, or `first_game` not an int in
+            0..2**64-batch_size.
+    """
+    B = check_positive_int(batch_size, "batch_size")
+    # The batch's game indices must fit in uint64: past that np.arange raises a bare
+    # OverflowError (or, for a numpy first_game, wraps with only a warning).
+    last = MAX_GAME - B + 1
+    if (
+        isinstance(first_game, bool)
+        or not isinstance(first_game, (int, np.integer))
+        or not 0 <= int(first_game) <= last
+    ):
+        raise ValueError(
+            f"first_game must be an int in 0..{_power_form(last)} for a batch of {B}, "
+            f"got {first_game!r}"
+        )
+    first = int(first_game)
+    return game_keys(seed, np.arange(first, first + B, dtype=np.uint64))
+
+
 def _power_form(n: int) -> str:
     """`n` as `2**64-k` when it is near 2**64 (easier to read than 20 digits)."""
     return f"2**64-{2**64 - n}" if n > 2**63 else str(n)
@@ -113,21 +139,7 @@ class Setup(Generic[S]):
                 0..2**64-batch_size.
         """
         self._check_config(config)
-        B = check_positive_int(batch_size, "batch_size")
-        # The batch's game indices must fit in uint64: past that np.arange raises a bare
-        # OverflowError (or, for a numpy first_game, wraps with only a warning).
-        last = MAX_GAME - B + 1
-        if (
-            isinstance(first_game, bool)
-            or not isinstance(first_game, (int, np.integer))
-            or not 0 <= int(first_game) <= last
-        ):
-            raise ValueError(
-                f"first_game must be an int in 0..{_power_form(last)} for a batch of {B}, "
-                f"got {first_game!r}"
-            )
-        first = int(first_game)
-        keys = game_keys(seed, np.arange(first, first + B, dtype=np.uint64))
+        keys = stream_keys(batch_size, seed, first_game)
         return self.init_from_keys(config, keys)
 
     def init_from_keys(self, config: Any, keys: np.ndarray, threads: int = 1) -> S:

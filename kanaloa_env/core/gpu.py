@@ -49,15 +49,15 @@ import numba
 import numpy as np
 
 from .batch import check_positive_int
+from .engine import stream_keys
 from .fields import allocate
 from .kernels import JIT_DISABLED
-from .rng import check_seed, game_keys, seed_base
+from .rng import seed_base
 
 THREADS_PER_BLOCK = 128
 """Threads of a CUDA block (one game a thread)."""
 SIMULATOR_THREADS_PER_BLOCK = 32
 """The same in the simulator, which runs each thread of a block as a Python thread."""
-MAX_GAME = 2**64 - 1
 
 
 def simulator() -> bool:
@@ -169,23 +169,6 @@ def launch(kernel: Any, n: int, *args: Any) -> None:
     per_block = SIMULATOR_THREADS_PER_BLOCK if simulator() else THREADS_PER_BLOCK
     per_block = min(per_block, n)
     kernel[(n + per_block - 1) // per_block, per_block](*args, n)
-
-
-def stream_keys(batch_size: object, seed: object, first_game: object) -> np.ndarray:
-    """(B,) uint64 keys of games `first_game .. first_game + B - 1` of the stream `seed`
-    (`rng.game_keys`), with the checks of the engines' `init`."""
-    B = check_positive_int(batch_size, "batch_size")
-    last = MAX_GAME - B + 1
-    if (
-        isinstance(first_game, bool)
-        or not isinstance(first_game, (int, np.integer))
-        or not 0 <= int(first_game) <= last
-    ):
-        raise ValueError(
-            f"first_game must be an int in 0..2**64-{B} for a batch of {B}, got {first_game!r}"
-        )
-    first = int(first_game)
-    return game_keys(check_seed(seed), np.arange(first, first + B, dtype=np.uint64))
 
 
 class DeviceState:

@@ -276,7 +276,7 @@ def test_a_bad_record_gives_a_message_in_the_page(page: Any, record_dir: Path) -
             files=[{"name": "bad.jsonl", "mimeType": "text/plain", "buffer": text.encode()}],
         )
         _idle(pg)
-        assert pg.is_visible("#error")
+        pg.wait_for_selector("#error", state="visible", timeout=10_000)
         shown = pg.inner_text("#error")
         assert message in shown and "bad.jsonl" in shown and "Traceback" not in shown, shown
 

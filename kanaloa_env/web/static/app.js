@@ -501,8 +501,15 @@ function wire() {
     guard(async () => {
       const file = $("upload").files[0];
       if (!file) return;
-      ui.uploaded = { text: await file.text(), name: file.name };
-      await openRecord({ ...ui.uploaded, index: Number($("file-index").value) || 0 });
+      // Busy from the file's reading on, not only from the request: the page is not idle
+      // while the browser still reads the file.
+      busy(1);
+      try {
+        ui.uploaded = { text: await file.text(), name: file.name };
+        await openRecord({ ...ui.uploaded, index: Number($("file-index").value) || 0 });
+      } finally {
+        busy(-1);
+      }
     })
   );
   $("file-index").addEventListener("change", () =>
