@@ -2,19 +2,13 @@
 
 The rules (Kuhn 1950, as OpenSpiel's `kuhn_poker` for two players):
 
-- K1 Deck and deal: three cards J < Q < K; each of the two players antes `ante`
-  chips and gets one card, face down; the third card is not used.
-- K2 Betting: player 0 acts first: check or bet `bet` chips. After a check,
-  player 1 checks (showdown) or bets; facing a bet, a player calls (showdown) or
-  folds. At most three decisions: check-check, bet-call, bet-fold,
-  check-bet-call, check-bet-fold.
-- K3 End: a fold gives the pot to the bettor; at a showdown the higher card takes
-  it and both cards are shown. Rewards: each player's chips won or lost (the pot
-  less their own stake), zero-sum, paid at the step that ends the game.
-
-Actions (`Discrete(4)`): 0 check, 1 bet, 2 call, 3 fold. All randomness is the deal,
-the shuffle of the game's key (`kanaloa_env.core.rng.permutations`), so game `i` of a
-batch seeded `s` is the same deal at any batch size.
+- K1 Deck and deal: three cards J < Q < K; each player antes `ante` chips and gets one
+  card, face down; the third is not used. The deal is the shuffle of the game's key.
+- K2 Betting: player 0 checks or bets `bet` chips; after a check, player 1 checks
+  (showdown) or bets; facing a bet, a player calls (showdown) or folds; three at most.
+- K3 End: a fold gives the pot to the bettor; at a showdown the higher card takes it
+  and both cards are shown. Each player's reward is the chips won or lost (the pot less
+  their own stake), zero-sum, paid at the step that ends the game.
 """
 
 from __future__ import annotations
@@ -25,12 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from kanaloa_env.core.batch import GameState, check_int_in
-from kanaloa_env.core.engine import (
-    Sampler,
-    Setup,
-    Stepper,
-    observer_seats,
-)
+from kanaloa_env.core.engine import Sampler, Setup, Stepper, observer_seats
 from kanaloa_env.core.fields import Field
 from kanaloa_env.core.layout import offsets
 from kanaloa_env.core.rng import mix64, permutations
@@ -94,12 +83,14 @@ class State(GameState, fields=FIELDS, sizes=lambda _: _SIZES, config=Config):
 
 class Outcome(NamedTuple):
     """Per game, from the actions so far (K2, K3): (B,) bools `over` and `showdown`, the
-    (B,) int8 `winner` (-1 while running) and the (B, 2) int64 chips each put in."""
+    (B,) int8 `winner` (-1 while running), the (B, 2) int64 chips each put in and the
+    (B,) int64 chips the winner `won` (the loser's stake; 0 while running)."""
 
     over: np.ndarray
     showdown: np.ndarray
     winner: np.ndarray
     stakes: np.ndarray
+    won: np.ndarray
 
 
 def outcome(state: State) -> Outcome:
@@ -111,12 +102,14 @@ def outcome(state: State) -> Outcome:
     winner = np.where(showdown, np.argmax(state.cards, axis=1), np.where(folded, 1 - last, -1))
     paid = (h == BET) | (h == CALL)  # seat 0 decides first and third
     stakes = np.stack([paid[:, 0::2].sum(axis=1), paid[:, 1]], axis=1) * state.config.bet
-    return Outcome(folded | showdown, showdown, winner.astype(np.int8), stakes + state.config.ante)
+    stakes += state.config.ante
+    won = np.where(folded | showdown, stakes.min(axis=1), 0)  # a folder's is smaller
+    return Outcome(folded | showdown, showdown, winner.astype(np.int8), stakes, won)
 
 
 def refresh(state: State, idx: np.ndarray) -> None:
     """The player to act, the mask and the end of games `idx`, from their history (K2)."""
-    over, _, winner, _ = outcome(state)
+    over, _, winner, _, _ = outcome(state)
     h, over, n = state.history[idx], over[idx], (state.history[idx] != NO_ACTION).sum(axis=1)
     facing = (n > 0) & (h[np.arange(len(h)), np.maximum(n - 1, 0)] == BET)  # call or fold
     state.legal[idx] = np.stack([~facing, ~facing, facing, facing], axis=1) & ~over[:, None]
@@ -131,8 +124,7 @@ def _apply(state: State, actions: np.ndarray, threads: int) -> None:
     state.history[idx, (state.history[idx] != NO_ACTION).sum(axis=1)] = actions[idx]
     refresh(state, idx)
     ended = idx[state.terminated[idx]]
-    w = state.winner[ended].astype(np.intp)
-    won = outcome(state).stakes[ended, 1 - w]  # the pot less the own stake
+    w, won = state.winner[ended].astype(np.intp), outcome(state).won[ended]
     state.rewards[ended, w], state.rewards[ended, 1 - w] = won, -won
 
 
@@ -166,7 +158,7 @@ def observe(state: State, seat: np.ndarray | int | None = None, threads: int = 1
     part["to_act"][:, 0] = state.current_player == me
     g, k = np.nonzero(state.history != NO_ACTION)
     part["history"][g, k * NUM_ACTIONS + state.history[g, k]] = 1
-    over, showdown, _, stakes = outcome(state)
+    over, showdown, _, stakes, _ = outcome(state)
     shown = np.flatnonzero(showdown)
     part["shown"][shown, state.cards[shown, 1 - me[shown]]] = 1
     scale = state.config.ante + state.config.bet

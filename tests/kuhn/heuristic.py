@@ -8,10 +8,9 @@ first player's bluffing rate alpha = 1/6), read from the observation alone.
 | second player facing a bet: call with probability | 0 | 1/3 | 1 |
 | first player facing a bet after checking: call with probability | 0 | 1/2 | 1 |
 
-Otherwise it checks or folds. Against a random player it won 0.138 chips a hand
-(standard error 0.005, 68,613 hands as the learner of `VectorDriver(4096, game="kuhn",
-opponents="random", seed=0)`), while taking only 46% of the pots (arena, 400 games,
-seed 0): it gives up its losing hands cheaply.
+Otherwise it checks or folds. Against a random player it won 0.138 +- 0.005 chips a hand
+(`VectorDriver(4096, game="kuhn", opponents="random", seed=0)`, 68,613 hands) while
+taking only 46% of the pots (arena, 400 games, seed 0): it folds its losers cheaply.
 """
 
 from __future__ import annotations
@@ -41,10 +40,9 @@ class HeuristicBot:
         **kwargs: object,
     ) -> np.ndarray:
         obs = np.asarray(observations)
-        lo, hi = OFFSETS["card"]
-        card = np.argmax(obs[:, lo:hi], axis=1)
-        lo, hi = OFFSETS["history"]
-        taken = obs[:, lo:hi].reshape(len(obs), MAX_MOVES, NUM_ACTIONS).any(axis=2).sum(axis=1)
+        card = np.argmax(obs[:, slice(*OFFSETS["card"])], axis=1)
+        history = obs[:, slice(*OFFSETS["history"])].reshape(len(obs), MAX_MOVES, NUM_ACTIONS)
+        taken = history.any(axis=2).sum(axis=1)
         facing = np.asarray(masks)[:, CALL]
         row = np.where(facing, np.where(taken <= 1, 2, 3), np.where(taken == 0, 0, 1))
         aggressive = rng.random(len(obs)) < _AGGRESSION[row, card]

@@ -8,7 +8,8 @@ from PIL import Image, ImageDraw
 
 from kanaloa_env.drawing.canvas import font
 
-from .engine import ACTION_NAMES, CARD_NAMES, NO_ACTION, State, outcome, public_view
+from . import betting, seen_by
+from .engine import CARD_NAMES, State, outcome
 
 __all__ = ["SIZE", "render_rgb"]
 
@@ -23,11 +24,8 @@ _LIGHT = (235, 235, 225)
 def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     """Game `i` as an (240, 320, 3) uint8 picture from `seat`'s side (default the
     player to act): a hidden card shows its back."""
-    to_act = int(state.current_player[i])
-    me = (max(to_act, 0) if seat is None else int(seat)) % 2
-    one = state.take([i])
-    view = public_view(one, np.array([me]))
-    stakes = outcome(one).stakes[0]
+    to_act, me, view = seen_by(state, i, seat)
+    stakes = outcome(view).stakes[0]
     H, W = SIZE
     img = Image.new("RGB", (W, H), _TABLE)
     draw = ImageDraw.Draw(img)
@@ -44,6 +42,5 @@ def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
         draw.text((x0 + 45, y0 - 20), label, _LIGHT, font(14), anchor="mm")
         draw.text((x0 + 45, y0 + 138), f"stake {int(stakes[p])}", _LIGHT, font(14), anchor="mm")
     draw.text((W // 2, 18), f"Kuhn poker | pot {int(stakes.sum())}", _LIGHT, font(16), anchor="mm")
-    moves = [ACTION_NAMES[a] for a in one.history[0] if a != NO_ACTION]
-    draw.text((W // 2, H - 18), ", ".join(moves) or "-", _LIGHT, font(14), anchor="mm")
+    draw.text((W // 2, H - 18), betting(view, 0), _LIGHT, font(14), anchor="mm")
     return np.asarray(img, dtype=np.uint8).copy()
