@@ -10,7 +10,8 @@ _SETUP = Setup(State, Config, _reset)              # _reset(state, idx, keys, th
 init, init_from_keys, reset_games = _SETUP.init, _SETUP.init_from_keys, _SETUP.reset_games
 _STEP = Stepper(compiled_step(_step_range), describe)  # or any apply(state, actions, threads)
 step, step_inplace, validate_actions = _STEP.step, _STEP.step_inplace, _STEP.validate_actions
-observe = Observer(_encode_range, OBS_DIM).observe
+observe = Observer(encode_game, OBS_DIM).observe   # encode_game(rules, arrays, g, seat, row)
+random_playthrough = playthrough(init, step, check_invariants, PlaythroughStats, max_steps=...)
 ```
 
 Every check runs before anything is written: a bad argument raises a TypeError or
@@ -35,8 +36,8 @@ from .batch import (
     check_seats,
     seat_array,
 )
-from .kernels import Entry, check_threads, count_illegal, run_state
-from .rng import check_keys, game_keys, keys_from_generator
+from .kernels import Entry, check_threads, count_illegal, module_kernel, run_state
+from .rng import check_keys, check_seed, game_keys, keys_from_generator
 
 S = TypeVar("S", bound=GameState)
 
@@ -67,7 +68,7 @@ def stream_keys(batch_size: object, seed: object, first_game: object) -> np.ndar
             f"got {first_game!r}"
         )
     first = int(first_game)
-    return game_keys(seed, np.arange(first, first + B, dtype=np.uint64))
+    return game_keys(check_seed(seed), np.arange(first, first + B, dtype=np.uint64))
 
 
 def _power_form(n: int) -> str:
@@ -308,15 +309,25 @@ def observer_seats(seat: object, batch_size: int, num_players: int) -> np.ndarra
 _NO_SEATS = np.zeros(0, dtype=np.int64)
 
 
-class Observer(Generic[S]):
-    """A game's `observe` over its compiled batch kernel `encode_range(rules, arrays,
-    seats, to_act, out, lo, hi)`, which writes rows lo..hi of the (B, obs_dim) float32
-    `out` from the view of `seats[g]`, or of each game's player to act (player 0 once
-    over) when `to_act`."""
+def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-def]
+    """Rows lo..hi of the (B, obs_dim) `out`, game g from the view of `seats[g]`, or of
+    its player to act (player 0 once over) when `to_act`: the batch loop of `Observer`,
+    compiled per game around its `encode_game` (`kernels.module_kernel`)."""
+    for g in range(lo, hi):
+        me = max(np.int64(s.current_player[g]), 0) if to_act else seats[g]
+        encode_game(c, s, g, me, out[g])  # noqa: F821 (the game's, bound by module_kernel)
 
-    def __init__(self, encode_range: Any, obs_dim: int) -> None:
-        self._range = encode_range
-        self._entry = Entry(encode_range, types.int64[::1], types.boolean, types.float32[:, ::1])
+
+class Observer(Generic[S]):
+    """A game's `observe` over its compiled kernel `encode_game(rules, arrays, g, seat,
+    row)`, which writes game g's observation from `seat`'s view into the (obs_dim,)
+    float32 `row`; the batch loop around it is `_encode_range`, compiled as a function
+    of the game's module (numba's cache keeps it there)."""
+
+    def __init__(self, encode_game: Any, obs_dim: int) -> None:
+        module = getattr(encode_game, "py_func", encode_game).__module__
+        self._range = module_kernel(_encode_range, module, encode_game=encode_game)
+        self._entry = Entry(self._range, types.int64[::1], types.boolean, types.float32[:, ::1])
         self.obs_dim = obs_dim
 
     def observe(
@@ -501,6 +512,11 @@ class PlaythroughStats:
             "final_state": state,
         }
 
+    @staticmethod
+    def figures(state: Any) -> dict[str, Any]:
+        """The fields a game's subclass adds, for the final `state` (none here)."""
+        return {}
+
 
 def random_games(
     init: Callable[[Any, int, int], S],
@@ -559,3 +575,50 @@ def random_games(
         raise InvariantError(f"games still running after {max_steps} steps{why_long}")
     check(state)
     return state, decisions
+
+
+Stats = TypeVar("Stats", bound=PlaythroughStats)
+
+
+def playthrough(
+    init: Callable[[Any, int, int], S],
+    step: Callable[[S, np.ndarray], S],
+    check: Callable[[S], None],
+    stats: type[Stats],
+    *,
+    max_steps: int,
+    each_run: Callable[[], Callable[[S, S, np.ndarray], None]] | None = None,
+    why_long: str = "",
+) -> Callable[..., Stats]:
+    """A game's `random_playthrough(config, num_games=256, seed=0, max_steps=...,
+    check_every=1)`: `random_games` under the invariant checker `check`, its figures
+    in the game's `stats` (a `PlaythroughStats` subclass: `common` and its `figures`).
+
+    `max_steps` is the default bound of a run, `why_long` names the rule that bounds a
+    game; `each_run()` makes the game's own check of each step for one run (so that it
+    may count across the run's steps), or None.
+    """
+
+    def random_playthrough(
+        config: Any,
+        num_games: int = 256,
+        seed: int = 0,
+        max_steps: int = max_steps,
+        check_every: int = 1,
+    ) -> Stats:
+        """Play `num_games` random legal games of the stream `seed` to the end under the
+        invariant checker (every `check_every` steps and at the end), each step also
+        checked by the engine's own step checks (`engine.random_games`).
+
+        Raises:
+            InvariantError: a broken rule, or a game running past `max_steps` decisions.
+            TypeError, ValueError: `num_games`, `max_steps` or `check_every` is not an
+                int >= 1.
+        """
+        each_step = None if each_run is None else each_run()
+        state, decisions = random_games(
+            init, step, check, config, num_games, seed, max_steps, check_every, each_step, why_long
+        )
+        return stats(**stats.common(state, decisions), **stats.figures(state))
+
+    return random_playthrough

@@ -18,10 +18,13 @@ result never depends on the thread count.
 
 from __future__ import annotations
 
+import inspect
 import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from types import FunctionType
 from typing import Any, TypeVar
 
 import numba
@@ -47,6 +50,27 @@ def small_kernel(fn: F) -> F:
     `inline="always"`): it is not compiled on its own for them, which shortens the
     first compilation (each compiled function costs a fraction of a second more)."""
     return numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn)  # type: ignore[return-value]
+
+
+def module_kernel(template: Callable[..., Any], module: str, **names: Any) -> Any:
+    """`kernel(template)` compiled as a function of the module named `module`, whose
+    global `names` it calls (each game's `encode_game`, say): a batch loop written once
+    in the shared core and compiled per game (`engine.Observer`).
+
+    numba's disk cache keys a compiled function on the file that defines it and throws
+    it away when that file changes; a loop compiled as the shared module's function
+    would take in a game's kernels but be kept with the shared file. As a function of
+    the game's module its compiled code is cached next to the game's sources and
+    compiled again when they change (or when the template's bytecode does: numba's
+    index holds its hash). Under `NUMBA_DISABLE_JIT=1` it keeps the template's file,
+    for tracebacks.
+    """
+    code = template.__code__
+    if not JIT_DISABLED:
+        code = code.replace(co_filename=inspect.getfile(sys.modules[module]))
+    fn = FunctionType(code, {**template.__globals__, **names}, template.__name__)
+    fn.__module__, fn.__qualname__, fn.__doc__ = module, template.__qualname__, template.__doc__
+    return kernel(fn)
 
 
 class StructType(types.StructRef):

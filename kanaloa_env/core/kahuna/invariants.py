@@ -1,22 +1,20 @@
-"""Invariant checks for batches of Kahuna states, shipped so users can run them on
-their own states and bug reports (as pgx, PettingZoo and OpenSpiel ship theirs).
-
-```python
-from kanaloa_env.core.kahuna import Config, check_invariants, random_playthrough
-check_invariants(state)                  # raises InvariantError naming games and rule
-stats = random_playthrough(Config(), num_games=1000, seed=0)
-```
+"""Kahuna's invariants (KAHUNA-RULES.md), checked in numpy apart from the engine's
+kernels: `check_invariants` raises `InvariantError` naming the games and the rule a
+batch breaks, and `random_playthrough` plays random games under it with the checks of
+each step (`_turns`); `kanaloa_env.testing` runs any game's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .. import engine
 from ..batch import InvariantError
-from ..engine import check_mask, check_ranges, fail, random_games
+from ..engine import check_mask, check_ranges, fail
 from . import cards, masks
 from .config import Config
 from .constants import (
@@ -266,24 +264,19 @@ class PlaythroughStats(engine.PlaythroughStats):
     mean_turns: float
     max_turns: int
 
+    @staticmethod
+    def figures(state: State) -> dict[str, Any]:
+        return {
+            "draws": int((state.terminated & (state.winner < 0)).sum()),
+            "mean_turns": float(state.turn.mean()),
+            "max_turns": int(state.turn.max()),
+        }
 
-def random_playthrough(
-    config: Config,
-    num_games: int = 256,
-    seed: int = 0,
-    max_steps: int = 5_000,
-    check_every: int = 1,
-) -> PlaythroughStats:
-    """Play random legal games to the end, checking invariants along the way.
 
-    Besides `check_invariants`, each step checks that finished games stay
-    unchanged, that rewards appear only at the step that ends a game and sum to 0
-    (K10.1), that the player to act changes exactly when a turn ends and the turn
-    counter grows by at most 1 (K3.1), that card-playing actions keep the player,
-    and that no game needs more than 7 decisions in one turn (K7.6). Raises
-    `InvariantError` on a violation or when a game runs past `max_steps` decisions;
-    `TypeError`/`ValueError` when an argument is not an int >= 1.
-    """
+def _turns() -> Callable[[State, State, np.ndarray], None]:
+    """The checks of each step of one run: rewards sum to 0 (K10.1), the player to act
+    changes exactly when a turn ends and the turn counter grows by at most 1 (K3.1),
+    and no game needs more than 7 decisions in one turn (K7.6)."""
     in_turn = np.zeros(0, dtype=np.int64)  # decisions in each game's current turn
 
     def turns(before: State, after: State, done: np.ndarray) -> None:
@@ -301,21 +294,15 @@ def random_playthrough(
         in_turn = np.where(turned | done, 0, in_turn + 1)
         fail(in_turn >= 7, "more than 7 decisions in one turn (K7.6)")
 
-    state, decisions = random_games(
-        init,
-        step,
-        check_invariants,
-        config,
-        num_games,
-        seed,
-        max_steps,
-        check_every,
-        turns,
-        why_long=" (K7.6)",
-    )
-    return PlaythroughStats(
-        **PlaythroughStats.common(state, decisions),
-        draws=int((state.terminated & (state.winner < 0)).sum()),
-        mean_turns=float(state.turn.mean()),
-        max_turns=int(state.turn.max()),
-    )
+    return turns
+
+
+random_playthrough = engine.playthrough(
+    init,
+    step,
+    check_invariants,
+    PlaythroughStats,
+    max_steps=5_000,
+    each_run=_turns,
+    why_long=" (K7.6)",
+)

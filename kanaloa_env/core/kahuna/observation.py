@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import Observer
-from ..kernels import kernel, popcount, small_kernel
+from ..kernels import popcount, small_kernel
 from ..layout import markdown_rows, offsets
 from .board import COUNT_BITS, bridge_counts
 from .cards import num_cards
@@ -325,15 +325,7 @@ def _write_number(c, out, k, value):  # type: ignore[no-untyped-def]
     out[_NUMBERS + k] = _F32(value) / divisor
 
 
-@kernel
-def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-def]
-    for g in range(lo, hi):
-        # `to_act`: each game's player to act, player 0 once the game is over.
-        me = max(np.int64(s.current_player[g]), 0) if to_act else seats[g]
-        encode_game(c, s, g, me, out[g])
-
-
-_OBSERVER: Observer[State] = Observer(_encode_range, OBS_DIM)
+_OBSERVER: Observer[State] = Observer(encode_game, OBS_DIM)
 observe = _OBSERVER.observe
 
 

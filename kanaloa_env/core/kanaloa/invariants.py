@@ -1,22 +1,19 @@
-"""Invariant checks for batches of Kanaloa states, shipped so users can run them on
-their own states and bug reports (as pgx, PettingZoo and OpenSpiel ship theirs).
-
-```python
-from kanaloa_env.core.kanaloa.invariants import check_invariants, random_playthrough
-check_invariants(state)                  # raises InvariantError naming game and rule
-stats = random_playthrough(Config(), num_games=1000, seed=0)
-```
+"""Kanaloa's invariants (RULES.md), checked in numpy apart from the engine's kernels:
+`check_invariants` raises `InvariantError` naming the games and the rule a batch breaks,
+`check_loaded` adds what a state read from a file must pass, and `random_playthrough`
+plays random games under them (`kanaloa_env.testing` runs any game's).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .. import engine
 from ..batch import InvariantError
-from ..engine import check_mask, check_ranges, fail, random_games
+from ..engine import check_mask, check_ranges, fail
 from . import masks, route
 from .config import Config
 from .constants import (
@@ -337,28 +334,9 @@ class PlaythroughStats(engine.PlaythroughStats):
 
     mean_rounds: float
 
-
-def random_playthrough(
-    config: Config,
-    num_games: int = 256,
-    seed: int = 0,
-    max_steps: int = 200_000,
-    check_every: int = 1,
-) -> PlaythroughStats:
-    """Play random legal games to the end, checking invariants along the way.
-
-    Besides `check_invariants`, each step checks that finished games stay unchanged,
-    that rewards appear only at the end (R10) and that progress never decreases
-    except by an ocean-card removal. Raises `InvariantError` on a violation or when a
-    game neither ends nor truncates within `max_steps` decisions; `TypeError`/
-    `ValueError` when `num_games`, `max_steps` or `check_every` is not an int >= 1.
-    """
-    state, decisions = random_games(
-        init, step, check_invariants, config, num_games, seed, max_steps, check_every, _moves
-    )
-    return PlaythroughStats(
-        **PlaythroughStats.common(state, decisions), mean_rounds=float(state.round.mean())
-    )
+    @staticmethod
+    def figures(state: State) -> dict[str, Any]:
+        return {"mean_rounds": float(state.round.mean())}
 
 
 def _moves(before: State, after: State, done: np.ndarray) -> None:
@@ -366,3 +344,10 @@ def _moves(before: State, after: State, done: np.ndarray) -> None:
     removed = before.present.sum(axis=1) != after.present.sum(axis=1)
     dropped = (after.progress < before.progress).any(axis=1)
     fail(dropped & ~removed, "progress decreased without a removal")
+
+
+# Each step also checks that progress never decreases but by an ocean card's removal;
+# a game that neither ends nor truncates within `max_steps` decisions is an error.
+random_playthrough = engine.playthrough(
+    init, step, check_invariants, PlaythroughStats, max_steps=200_000, each_run=lambda: _moves
+)

@@ -395,15 +395,7 @@ def _encode_distances(c, s, g, me, lap, out):  # type: ignore[no-untyped-def]
     out[_OCEAN_CARDS] = _quotient(_BY_FIELDS, lap, MAX_FIELDS)
 
 
-@kernel
-def _encode_range(c, s, seats, to_act, out, lo, hi):  # type: ignore[no-untyped-def]
-    for g in range(lo, hi):
-        # `to_act`: each game's player to act, seat 0 once the game is over.
-        me = max(np.int64(s.current_player[g]), 0) if to_act else seats[g]
-        encode_game(c, s, g, me, out[g])
-
-
-_OBSERVER: Observer[State] = Observer(_encode_range, OBS_DIM)
+_OBSERVER: Observer[State] = Observer(encode_game, OBS_DIM)
 observe = _OBSERVER.observe
 
 
