@@ -1,7 +1,6 @@
 """Kuhn poker behind the game protocol: a game that plugs in from outside the package.
 
-Registered by one line of `tests/conftest.py`; nothing of `kanaloa_env` names it.
-docs/adding-a-game.md walks through its modules.
+Registered by `tests/conftest.py`, named nowhere in `kanaloa_env`; see docs/adding-a-game.md.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from kanaloa_env._deprecation import renamed_keyword
 from kanaloa_env.drawing.terminal import BOLD, paint
 from kanaloa_env.games.protocol import Game, Move, parse_listed_move
 
@@ -28,8 +28,8 @@ def chips(n: int) -> str:
 
 
 def seen_by(state: State, i: int, seat: int | None) -> tuple[int, int, State]:
-    """Game `i` from `seat`'s side (default the player to act, player 0 once over): the
-    player to act, the seat, and its public view of the game (a batch of one)."""
+    """Game `i` from `seat`'s side (default the player to act, 0 once over): the player
+    to act, the seat, and its public view of the game (a batch of one)."""
     to_act = int(state.current_player[i])
     me = (max(to_act, 0) if seat is None else int(seat)) % 2
     return to_act, me, engine.public_view(state.take([i]), np.array([me]))
@@ -95,6 +95,7 @@ class KuhnGame(Game[State, Config]):
 
     # ---- words (the picture is image.py's, the bot heuristic.py's) ------------------------
 
+    @renamed_keyword("game", "i")  # (the protocol's render_text takes the old name too)
     def render_text(
         self,
         state: State,

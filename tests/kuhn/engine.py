@@ -1,7 +1,6 @@
 """Kuhn poker's batched engine in plain numpy, on the plumbing of `kanaloa_env.core`.
 
 The rules (Kuhn 1950, as OpenSpiel's `kuhn_poker` for two players):
-
 - K1 Deck and deal: three cards J < Q < K; each player antes `ante` chips and gets one
   card, face down; the third is not used. The deal is the shuffle of the game's key.
 - K2 Betting: player 0 checks or bets `bet` chips; after a check, player 1 checks
