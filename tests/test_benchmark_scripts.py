@@ -51,3 +51,18 @@ def test_bench_policy_times_every_shipped_policy() -> None:
     for r in rows:
         cpu_ms, wall_ms = float(r[-2]), float(r[-1])
         assert cpu_ms > 0 and wall_ms > 0
+
+
+def test_bench_guided_reports_the_guided_share_and_both_costs() -> None:
+    import json
+
+    for game, games in (("kanaloa", 4), ("kahuna", 2)):
+        out = _run(
+            "benchmarks/bench_guided.py",
+            *("--game", game, "--rollouts", "8", "--plain-rollouts", "4", "--games", str(games)),
+        )
+        res = json.loads(out.strip().splitlines()[-1])
+        assert res["game"] == game and res["games"] == games
+        assert res["players"] == (4 if game == "kanaloa" else 2)
+        assert 0.0 <= res["ci"][0] <= res["guided_share"] <= res["ci"][1] <= 1.0
+        assert res["cpu_ms_guided"] > 0 and res["cpu_ms_plain"] > 0
