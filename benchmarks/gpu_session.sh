@@ -14,6 +14,9 @@
 # installed from ./wheels when that folder is there: fill it beforehand, on a machine with
 # the registry, with `bash benchmarks/gpu_session.sh wheels` and carry it along.
 set -uo pipefail
+# The lent machines' Python with torch, numba and jax is /opt/torch/.venv's, and no
+# `python` is on their PATH.
+if [ -x /opt/torch/.venv/bin/python3 ]; then export PATH=/opt/torch/.venv/bin:$PATH; fi
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-$ROOT/gpu_results}
@@ -28,7 +31,9 @@ DEVICE_TESTS=${DEVICE_TESTS:-1}
 START_BATCH=${START_BATCH:-1024}
 GOLDEN_CASES=${GOLDEN_CASES:-}  # names of golden cases (default: every one)
 BENCH_ARGS=${BENCH_ARGS:---seconds 2}
-WHEELS="gymnasium pettingzoo openskill tqdm farama-notifications cloudpickle pgx svgwrite"
+# numpy below 2.5: numba-cuda 0.30 fails to import with numpy 2.5 (docs/gpu.md, Install).
+WHEELS="gymnasium pettingzoo openskill tqdm farama-notifications cloudpickle pgx svgwrite numpy<2.5"
+WHEEL_PYTHON=${WHEEL_PYTHON:-3.12}  # the lent machines' Python
 
 log() { echo "[$(date +%T)] $*" | tee -a "$OUT/session.log"; }
 
@@ -45,7 +50,10 @@ step() {  # step NAME SECONDS COMMAND...: run it with a limit, its output to $OU
 }
 
 if [ "$PART" = wheels ]; then
-    python -m pip download --only-binary=:all: --no-deps -d wheels $WHEELS
+    # shellcheck disable=SC2086  # (WHEELS is a list of requirements)
+    python -m pip download --only-binary=:all: --no-deps -d wheels \
+        --python-version "$WHEEL_PYTHON" --implementation cp --platform manylinux_2_28_x86_64 \
+        --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 $WHEELS
     exit $?
 fi
 
