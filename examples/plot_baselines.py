@@ -55,7 +55,7 @@ CURVES = [
         "Kanaloa, 4 players",
         "batched PPO from the distilled network",
         "kanaloa_4p_batched_ppo_finetune.csv",
-        offset_s=2.46 * 3600 + 597.0,
+        offset_s=2.46 * 3600 + 567.0,
     ),
     Curve(
         "Kahuna",
@@ -66,9 +66,15 @@ CURVES = [
 ]
 
 
-def read_points(curve: Curve) -> tuple[list[float], list[float], list[float], list[float]]:
-    """(CPU hours, win rate, interval low, interval high) of a curve's evaluations."""
-    with open(os.path.join(DATA, curve.file), newline="") as f:
+def read_points(
+    curve: Curve, data: str = DATA
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """(CPU hours, win rate, interval low, interval high) of a curve's evaluations.
+
+    Raises:
+        FileNotFoundError: the curve's file is not in `data` (every curve is drawn).
+    """
+    with open(os.path.join(data, curve.file), newline="") as f:
         rows = list(csv.DictReader(f))
     x, y, lo, hi = [], [], [], []
     for r in rows:
@@ -87,7 +93,8 @@ def read_points(curve: Curve) -> tuple[list[float], list[float], list[float], li
     return x, y, lo, hi
 
 
-def plot(path: str) -> None:
+def plot(path: str, data: str = DATA) -> None:
+    """Draw every curve of `CURVES` from the files in `data` into the PNG `path`."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -99,14 +106,16 @@ def plot(path: str) -> None:
     fig, axes = plt.subplots(1, len(panels), figsize=(6.2 * len(panels), 4.4), squeeze=False)
     for ax, panel in zip(axes[0], panels, strict=True):
         for k, curve in enumerate(c for c in CURVES if c.panel == panel):
-            if not os.path.exists(os.path.join(DATA, curve.file)):
-                continue
-            x, y, lo, hi = read_points(curve)
+            x, y, lo, hi = read_points(curve, data)
             ax.plot(x, y, marker="o", markersize=3, color=f"C{k}", label=curve.label)
             ax.fill_between(x, lo, hi, color=f"C{k}", alpha=0.15)
         chance = 0.25 if "4 players" in panel else 0.5
         ax.axhline(chance, color="grey", linestyle="--", linewidth=0.8, label="chance")
-        ax.set_xscale("symlog", linthresh=0.1)
+        if any(c.offset_s == 0 for c in CURVES if c.panel == panel):
+            # Runs from nothing and runs after hours of labels share the panel: linear up
+            # to 0.1 CPU-hours, logarithmic above.
+            ax.set_xscale("symlog", linthresh=0.1)
+        ax.set_xlim(left=0)
         ax.set_xlabel("CPU hours spent by the method (2-core machine)")
         ax.set_ylabel("win rate against heuristic bots (95% CI)")
         ax.set_title(panel)
@@ -124,8 +133,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--out", default=os.path.join(ROOT, "docs", "images", "baselines.png"), help="the picture"
     )
+    p.add_argument("--data", default=DATA, help="the folder of the evaluation files")
     args = p.parse_args(argv)
-    plot(args.out)
+    plot(args.out, args.data)
     print(args.out)
 
 
