@@ -42,7 +42,7 @@ def bench(
     bots = [b for pair in zip(guided, plain, strict=True) for b in pair]
     t0 = time.time()
     res = run_tournament(bots, num_players=players, num_games=games, seed=seed, game=game)
-    wins = round(sum(s.win_rate * s.games for s in res.stats if s.name.startswith("guided")))
+    wins = sum(s.wins for s in res.stats if s.name.startswith("guided"))
     low, high = wilson_interval(wins, games)
 
     def cpu_ms(side: list[SearchBot]) -> float:

@@ -33,6 +33,13 @@ class Curve:
     players: int | None = None  # distil_search.py rows: this table size against heuristic bots
 
 
+# What a method spent before its run began (docs/models.md): the search labels the
+# distillation learns from, the main job's distillation (its eval.csv's last cpu_s), the
+# first Kahuna run that the continued one starts from.
+LABELS_S = 2.46 * 3600
+DISTIL_S = 567.0
+KAHUNA_FIRST_RUN_S = 5636.0
+
 CURVES = [
     Curve(
         "Kanaloa, 4 players",
@@ -48,20 +55,20 @@ CURVES = [
         "Kanaloa, 4 players",
         "search distilled (labels 2.46 CPU-h)",
         "kanaloa_distil.csv",
-        offset_s=2.46 * 3600,
+        offset_s=LABELS_S,
         players=4,
     ),
     Curve(
         "Kanaloa, 4 players",
         "batched PPO from the distilled network",
         "kanaloa_4p_batched_ppo_finetune.csv",
-        offset_s=2.46 * 3600 + 567.0,
+        offset_s=LABELS_S + DISTIL_S,
     ),
     Curve(
         "Kahuna",
-        "batched PPO, continued from the shipped run (94 min CPU)",
+        "batched PPO, continued from the first run (94 min CPU)",
         "kahuna_batched_ppo_continued.csv",
-        offset_s=5636.0,
+        offset_s=KAHUNA_FIRST_RUN_S,
     ),
 ]
 
