@@ -6,7 +6,8 @@ numba-cuda asks the driver for the device's compute capability when it compiles 
 device function and asks NVRTC for the architectures it supports; neither exists
 without a GPU and the CUDA runtime, so both answers are given here (compute
 capability 9.0, an H100) and NVVM and libdevice are taken from the CUDA toolkit
-(`CUDA_HOME`, default /usr/local/cuda). `find_toolkit` says whether they are there.
+(`CUDA_HOME`, default /usr/local/cuda). `find_toolkit` says whether they are there; `assemble` runs the toolkit's ptxas on
+the PTX, which catches what only loading it would (constant memory over 64 KB).
 """
 
 from __future__ import annotations
@@ -49,6 +50,28 @@ def compile_ptx(kernel: Any, argtypes: tuple[Any, ...]) -> str:
 
     ptx, _ = cuda.compile_ptx(kernel.py_func, argtypes, cc=CC)
     return ptx  # type: ignore[no-any-return]
+
+
+def assemble(root: Path, ptx: str) -> str | None:
+    """Assemble `ptx` for the device with the toolkit's `ptxas`, as the driver does when
+    it loads a kernel: None if it assembles, else ptxas's message (e.g. a kernel over
+    the 64 KB of constant memory a GPU gives it, which PTX alone does not show).
+    Raises FileNotFoundError without ptxas."""
+    import subprocess
+    import tempfile
+
+    ptxas = root / "bin" / "ptxas"
+    if not ptxas.exists():
+        raise FileNotFoundError(f"no ptxas in {root / 'bin'}")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "kernel.ptx"
+        src.write_text(ptx)
+        done = subprocess.run(
+            [str(ptxas), f"-arch=sm_{CC[0]}{CC[1]}", str(src), "-o", str(Path(tmp) / "k.cubin")],
+            capture_output=True,
+            text=True,
+        )
+    return None if done.returncode == 0 else (done.stderr or done.stdout).strip()
 
 
 def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:

@@ -194,16 +194,20 @@ _F32 = np.float32
 
 
 def _float_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Entries the encoder copies, float32 (copying 8 floats at once is faster than
-    computing them one by one): per byte v, its bits (bit j at [v, j]); per byte v of
-    a count word, its 4 islands' "at least one" and "two" ([v, 2i], [v, 2i + 1] for
-    island i of the byte); per face-up slot content (island + 1, 0 empty), the island
+    """Entries the encoder copies, float32 (copying 4 floats at once is faster than
+    computing them one by one): per nibble v, its bits (bit j at [v, j]); per nibble v
+    of a count word, its 2 islands' "at least one" and "two" ([v, 2i], [v, 2i + 1] for
+    island i of the nibble); per face-up slot content (island + 1, 0 empty), the island
     one-hot; per island and bridge count there, the count over the majority
-    threshold (as the count divided in float64, K1.3)."""
-    v = np.arange(256)[:, None]
-    bits = ((v >> np.arange(8)) & 1).astype(np.float32)
-    counts = (v >> (2 * (np.arange(8) // 2))) & 3
-    two = (counts > np.arange(8) % 2).astype(np.float32)
+    threshold (as the count divided in float64, K1.3).
+
+    The bit tables are per nibble (256 bytes), not per byte (8 KB): a CUDA kernel gets
+    its own copy of a table in constant memory at every inlined call site, and ten
+    8 KB copies overflow the GPU's 64 KB."""
+    v = np.arange(16)[:, None]
+    bits = ((v >> np.arange(4)) & 1).astype(np.float32)
+    counts = (v >> (2 * (np.arange(4) // 2))) & 3
+    two = (counts > np.arange(4) % 2).astype(np.float32)
     one_hot = np.ascontiguousarray(np.eye(NUM_ISLANDS + 1, dtype=np.float32)[:, 1:])
     majority = (np.arange(8)[None, :] / MAJORITY[:, None].astype(np.float64)).astype(np.float32)
     for t in (bits, two, one_hot, majority):
@@ -217,21 +221,21 @@ _BIT_FLOATS, _COUNT_FLOATS, _ONE_HOT, _MAJORITY_FLOATS = _float_tables()
 @small_kernel
 def _write_bits(out, o, bits, n):  # type: ignore[no-untyped-def]
     """Write bits 0..n-1 of `bits` as 0/1 into `out[o:o + n]`."""
-    for k in range((n + 7) // 8):
-        v = (bits >> (8 * k)) & 255
-        for j in range(8):
-            if 8 * k + j < n:
-                out[o + 8 * k + j] = _BIT_FLOATS[v, j]
+    for k in range((n + 3) // 4):
+        v = (bits >> (4 * k)) & 15
+        for j in range(4):
+            if 4 * k + j < n:
+                out[o + 4 * k + j] = _BIT_FLOATS[v, j]
 
 
 @small_kernel
 def _write_multiset(out, o, word):  # type: ignore[no-untyped-def]
     """Write the count word `word` into `out[o:o + 24]`: per island x, [o + 2x] 1 if at
     least one card, [o + 2x + 1] 1 if two."""
-    for k in range(3):  # 4 islands a byte
-        v = (word >> (8 * k)) & 255
-        for j in range(8):
-            out[o + 8 * k + j] = _COUNT_FLOATS[v, j]
+    for k in range(6):  # 2 islands a nibble
+        v = (word >> (4 * k)) & 15
+        for j in range(4):
+            out[o + 4 * k + j] = _COUNT_FLOATS[v, j]
 
 
 @small_kernel
