@@ -366,6 +366,33 @@ def test_a_batch_decides_as_its_games_one_by_one() -> None:
     assert bot_actions(bot, state, perm).tolist() == whole[perm].tolist()
 
 
+def test_the_full_state_and_its_public_view_give_the_same_decisions() -> None:
+    """What the GPU's heuristic (which reads the full state on the device) relies on:
+    the bot reads the opponent's hand only through `known` and counts (K6.7, K12)."""
+    state = _positions()
+    seats = state.current_player.astype(np.int64)
+    obs = np.zeros((state.batch_size, 1), dtype=np.float32)
+    bot = HeuristicBot()
+    rng = np.random.default_rng(0)
+    from_view = bot.act(obs, state.legal.copy(), rng, view=public_view(state, seats), seats=seats)
+    from_full = bot.act(obs, state.legal.copy(), rng, view=state, seats=seats)
+    assert from_full.tolist() == from_view.tolist()
+    # The opponent's unknown cards swapped for others of the same number: no change.
+    other = state.copy()
+    hands = other.hands.reshape(-1)
+    fo = 2 * np.arange(state.batch_size) + (1 - seats)
+    unknown = kcards.size(hands[fo]) - kcards.size(other.known.reshape(-1)[fo])
+    changed = 0
+    for i in np.flatnonzero(unknown > 0):
+        n, known = int(unknown[i]), other.known.reshape(-1)[fo[i]]
+        if n <= 4 and known & 0xF == 0:  # `n` cards of islands 0 and 1, two a kind at most
+            hands[fo[i]] = known + (min(n, 2) | (max(n - 2, 0) << 2))
+            changed += 1
+    assert changed > 10
+    swapped = bot.act(obs, state.legal.copy(), rng, view=other, seats=seats)
+    assert swapped.tolist() == from_view.tolist()
+
+
 def test_deterministic_and_leaves_its_inputs_alone(read_only: Callable[[Any], Any]) -> None:
     state = _positions()
     seats = state.current_player.astype(np.int64)

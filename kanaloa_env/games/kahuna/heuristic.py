@@ -379,8 +379,11 @@ def _decide(c, s, g, seat, mask, bot, work):  # type: ignore[no-untyped-def]
     mb, ob = np.int64(s.bridges[g, seat]), np.int64(s.bridges[g, q])
     ms, os_ = np.int64(s.stones[g, seat]), np.int64(s.stones[g, q])
     # What the player has not seen: neither in its hand or discards, nor known in the
-    # opponent's hand (K6.7), nor face up.
-    theirs = np.int64(s.hands[g, q])
+    # opponent's hand (K6.7), nor face up. Read so that the full state and its
+    # `public_view` give the same: the opponent's known cards, and its other cards
+    # counted, never looked at (the view moved them into `hidden_hand`).
+    theirs = np.int64(s.known[g, q])
+    hidden = s.hidden_hand[g, q] + num_cards(np.int64(s.hands[g, q])) - num_cards(theirs)
     seen = hand + np.int64(s.discard_up[g]) + np.int64(s.discard_down[g, seat])
     filled = 0
     for x in range(NUM_ISLANDS):
@@ -398,7 +401,7 @@ def _decide(c, s, g, seat, mask, bot, work):  # type: ignore[no-untyped-def]
         unseen += cards[_UNSEEN, x]
     facts[_STONES] = c.stones_per_player
     facts[_NUM_UNSEEN] = unseen
-    facts[_HIDDEN] = s.hidden_hand[g, q]
+    facts[_HIDDEN] = hidden
     # K8.2: from round 2 on; in round 1 fully only once the scoring is near.
     early = 1.0
     if s.num_scorings[g] == 0 and np.int64(s.pile_size[g]) + filled > 4:
