@@ -26,9 +26,15 @@ Parts (`--parts`, default all):
   pgx computes the observation in every step, so its figure compares with ours with
   observations.
 - `ppo`: learner decisions a second (rollout and update) of examples/train_gpu_ppo.py
-  against examples/train_batched_ppo.py (PPO on the CPU engine against the
-  heuristic, no warm start), both on Kahuna with the scripts' default sizes, the
-  median of `--ppo-updates` updates after the first.
+  against examples/train_batched_ppo.py (PPO on the CPU engine), both on Kahuna
+  against the heuristic (on the GPU, `Game.gpu_bot`, for the first), no warm start,
+  with the scripts' default sizes, the median of `--ppo-updates` updates after the
+  first.
+- `recipe` (not in the default parts: minutes of training): the Kahuna recipe of the
+  shipped file on the GPU (`--recipe-args`, default a warm start of 2M decisions
+  imitating the heuristic, 1M of critic warm-up, 20M of PPO against the heuristic),
+  its wall time, then the exported network against the heuristic in the arena
+  (`--recipe-games` games, seed 1, on the CPU). Issue target: >= 60% in <= 3 minutes.
 
 Writes `bench_gpu.json` (every figure, the device and versions) and `bench_gpu.md`
 (tables) into `--out`. Without a GPU it says so and exits 2; under numba-cuda's
@@ -56,7 +62,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "examples"))
 
-PARTS = ("start", "engines", "cpu", "pgx", "ppo")
+PARTS = ("start", "engines", "cpu", "pgx", "ppo", "recipe")
+DEFAULT_PARTS = PARTS[:-1]
+RECIPE = (
+    "--game kahuna --opponents heuristic --clone-decisions 2000000 --critic-warmup 1000000 "
+    "--timesteps 20000000 --eval-every 5000000"
+)
 GAMES = {"kanaloa": {"num_players": 4}, "kahuna": {}}
 PGX_GAMES = ("leduc_holdem", "backgammon")
 NO_GPU_EXIT = 2
@@ -68,7 +79,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("--out", type=Path, default=Path("."), help="folder for the result files")
-    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to run")
+    p.add_argument(
+        "--parts", nargs="+", choices=PARTS, default=list(DEFAULT_PARTS), help="what to run"
+    )
     p.add_argument(
         "--batch-sizes", type=int, nargs="+", default=[8192, 65536, 1 << 20], help="batch sizes"
     )
@@ -82,6 +95,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--ppo-updates", type=int, default=4, help="PPO updates timed per learner")
     p.add_argument("--gpu-ppo-args", default="", help="extra options of train_gpu_ppo.py")
     p.add_argument("--cpu-ppo-args", default="", help="extra options of train_batched_ppo.py")
+    p.add_argument("--recipe-args", default=RECIPE, help="train_gpu_ppo.py options of `recipe`")
+    p.add_argument("--recipe-games", type=int, default=2000, help="arena games of `recipe`")
     args = p.parse_args(argv)
     if min(args.batch_sizes) < 1 or min(args.steps_per_launch) < 1 or args.seconds <= 0:
         p.error("--batch-sizes and --steps-per-launch must be >= 1 and --seconds above 0")
@@ -237,6 +252,8 @@ def bench_ppo(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     per_update = gpu_args.num_envs * gpu_args.rollout_steps
     train_gpu_ppo.main(
         [
+            "--opponents",
+            "heuristic",
             *extra,
             "--game",
             "kahuna",
@@ -277,6 +294,30 @@ def bench_ppo(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "cpu_updates": cpu_rates,
         "gpu_decisions_per_update": per_update,
         "cpu_decisions_per_update": rollout,
+    }
+
+
+def bench_recipe(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """The Kahuna recipe on the GPU, timed, and its network in the arena (see the module)."""
+    import train_gpu_ppo
+
+    from kanaloa_env.arena import run_tournament
+    from kanaloa_env.bots.policy_file import PolicyBot
+
+    t0 = time.perf_counter()
+    got = train_gpu_ppo.main([*args.recipe_args.split(), "--output-dir", str(folder)])
+    wall = time.perf_counter() - t0
+    net = PolicyBot.load(got["policy"])
+    result = run_tournament([net, "heuristic"], game="kahuna", num_games=args.recipe_games, seed=1)
+    row = next(s for s in result.stats if s.name == net.name)
+    return {
+        "command": "python examples/train_gpu_ppo.py " + args.recipe_args,
+        "wall_s": round(wall, 1),
+        "timesteps": got["timesteps"],
+        "best_eval": got["best_eval"],
+        "arena_games": row.games,
+        "win_rate_vs_heuristic": row.win_rate,
+        "interval_95": [row.ci_low, row.ci_high],
     }
 
 
@@ -325,6 +366,15 @@ def markdown(report: dict[str, Any]) -> str:
             f"| GPU PPO (train_gpu_ppo.py) | {p['gpu_learner_decisions_per_s']:,.0f} |",
             f"| CPU batched PPO (train_batched_ppo.py) | {p['cpu_learner_decisions_per_s']:,.0f} |",
             f"| ratio | {p['ratio']:.1f}x |",
+            "",
+        ]
+    if report.get("recipe"):
+        r = report["recipe"]
+        low, high = r["interval_95"]
+        lines += [
+            f"Kahuna recipe on the GPU (`{r['command']}`): {r['timesteps']:,} learner decisions "
+            f"in {r['wall_s']:.0f} s wall; the network won {r['win_rate_vs_heuristic']:.1%} "
+            f"({low:.1%}-{high:.1%}) of {r['arena_games']:,} arena games against the heuristic.",
             "",
         ]
     return "\n".join(lines)
@@ -414,6 +464,10 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as folder:
             report["ppo"] = bench_ppo(args, Path(folder))
         print(json.dumps(report["ppo"]), flush=True)
+    if "recipe" in args.parts:
+        with tempfile.TemporaryDirectory() as folder:
+            report["recipe"] = bench_recipe(args, Path(folder))
+        print(json.dumps(report["recipe"]), flush=True)
     save()
     print(markdown(report))
     return 0

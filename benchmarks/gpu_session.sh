@@ -4,7 +4,8 @@
 #
 #     bash benchmarks/gpu_session.sh checks    # about 5 minutes: start-up, golden, differential, tests
 #     bash benchmarks/gpu_session.sh bench     # about 5 minutes: bench_gpu.py (engines, CPU, pgx, PPO)
-#     bash benchmarks/gpu_session.sh           # both, one after the other
+#     bash benchmarks/gpu_session.sh recipe    # the Kahuna recipe on the GPU, then its arena
+#     bash benchmarks/gpu_session.sh           # all three, one after the other
 #
 # (The device tool runs one command for 10 minutes at most: call the two halves apart.)
 # Each step has a time limit and its own output file; a step that fails is recorded in
@@ -27,6 +28,7 @@ PART=${1:-all}
 GOLDEN_GAMES=${GOLDEN_GAMES:-200}
 DECISIONS=${DECISIONS:-2000000}
 DIFF_BATCH=${DIFF_BATCH:-8192}
+HEURISTIC_DECISIONS=${HEURISTIC_DECISIONS:-200000}
 DEVICE_TESTS=${DEVICE_TESTS:-1}
 START_BATCH=${START_BATCH:-1024}
 GOLDEN_CASES=${GOLDEN_CASES:-}  # names of golden cases (default: every one)
@@ -79,9 +81,11 @@ if [ "$PART" = all ] || [ "$PART" = checks ]; then
         log "the cached start failed: continuing with KANALOA_GPU_CACHE=0"
         export KANALOA_GPU_CACHE=0
     fi
-    # Every golden case in full (200 games each) and >= 1M decisions a game side by side.
+    # Every golden case in full (200 games each), >= 1M decisions a game side by side, and
+    # Kahuna's heuristic deciding on both targets in 200,000 positions.
     step checks 300 python tests/gpu/device_checks.py --games "$GOLDEN_GAMES" \
         --decisions "$DECISIONS" --batch "$DIFF_BATCH" --out "$OUT/checks.json" \
+        --heuristic-decisions "$HEURISTIC_DECISIONS" \
         ${GOLDEN_CASES:+--cases $GOLDEN_CASES}
     # The device API and the vector env's tests, on the real device.
     if [ "$DEVICE_TESTS" = 1 ] && python -c "import pytest" 2>/dev/null; then
@@ -93,6 +97,12 @@ fi
 if [ "$PART" = all ] || [ "$PART" = bench ]; then
     # shellcheck disable=SC2086  # (BENCH_ARGS is a list of options)
     step bench 560 python benchmarks/bench_gpu.py --out "$OUT" --parts engines cpu pgx ppo $BENCH_ARGS
+fi
+
+if [ "$PART" = all ] || [ "$PART" = recipe ]; then
+    # The shipped Kahuna file's recipe on the GPU (target: >= 60% against the heuristic,
+    # trained in <= 3 minutes), then 2,000 arena games on the CPU.
+    step recipe 560 python benchmarks/bench_gpu.py --out "$OUT/recipe" --parts recipe
 fi
 
 log "done: results in $OUT"

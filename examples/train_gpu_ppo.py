@@ -6,9 +6,9 @@ all on one CUDA device.
 The games are a `GpuVectorEnv` (kanaloa_env/wrappers/gpu_vector.py): `--num-envs`
 games, one learner seat each, the other seats played on the device by `--opponents`
 ("random": inside the rule kernels; "self": a copy of the learner's actor, refreshed
-every `--self-play-every` updates, played as a torch policy; any other bot spec, e.g.
-"heuristic", is played on the CPU through a copy of the batch, which is correct but
-slow). The observations reach the networks without a copy (CUDA array interface);
+every `--self-play-every` updates, played as a torch policy; "heuristic" in Kahuna on the
+device (`Game.gpu_bot`); any other bot spec, e.g. Kanaloa's "heuristic", is played on
+the CPU through a copy of the batch, which is correct but slow). The observations reach the networks without a copy (CUDA array interface);
 the actions go back the same way. A rollout is `--rollout-steps` steps of every game
 (`--num-envs * --rollout-steps` learner decisions) kept in device tensors; advantages
 by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
@@ -16,6 +16,14 @@ by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
 (clipped policy loss, squared-error critic, entropy bonus, `--epochs` passes of
 `--minibatch`, early stop at `--target-kl`, gradients clipped to norm 1, Adam at
 `--lr` falling linearly to a tenth), on the same networks.
+
+With `--clone-decisions N` the actor first imitates the game's heuristic for N
+learner decisions (Kahuna's decides on the GPU; the CPU recipe's warm start,
+train_batched_ppo.py's `--bc-games`), and `--critic-warmup M` trains only the critic
+for the first M decisions of PPO. The Kahuna recipe of the shipped file, on the GPU:
+
+    python examples/train_gpu_ppo.py --game kahuna --opponents heuristic \
+        --clone-decisions 2000000 --critic-warmup 1000000 --timesteps 20000000
 
 Every `--eval-every` learner decisions the greedy actor plays `--eval-games` games
 against the opponents (slot i's first game of its own stream, the learner in seat
@@ -55,7 +63,7 @@ from train_batched_ppo import (  # noqa: E402
 
 from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script  # noqa: E402
 
-_TRAIN_STREAM, _EVAL_STREAM = 21, 22
+_TRAIN_STREAM, _EVAL_STREAM, _CLONE_STREAM = 21, 22, 23
 NO_GPU_EXIT = 2
 
 
@@ -80,6 +88,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add_ppo_options(p)
     p.add_argument("--eval-every", type=int, default=2_000_000, help="decisions between evals")
     p.add_argument("--eval-games", type=int, default=4096, help="games per evaluation")
+    p.add_argument(
+        "--clone-decisions",
+        type=int,
+        default=0,
+        help="warm start: learner decisions of the game's GPU heuristic to imitate first (0: none)",
+    )
+    p.add_argument("--clone-epochs", type=int, default=4, help="warm-start passes")
+    p.add_argument("--clone-lr", type=float, default=1e-3, help="warm-start learning rate")
+    p.add_argument(
+        "--critic-warmup",
+        type=int,
+        default=0,
+        help="learner decisions at the start of PPO that train only the critic",
+    )
     args = p.parse_args(argv)
     try:
         args.hidden = layer_sizes(args.hidden, "--hidden")
@@ -90,6 +112,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.timesteps < 0 or args.self_play_every < 1:
         p.error("--timesteps must be 0 or more and --self-play-every at least 1")
+    if args.clone_decisions < 0 or args.critic_warmup < 0 or args.clone_epochs < 1:
+        p.error("--clone-decisions and --critic-warmup must be 0 or more, --clone-epochs 1 or more")
+    if not args.clone_lr > 0:
+        p.error("--clone-lr must be above 0")
     if not 0 < args.gamma <= 1 or not 0 <= args.gae_lambda <= 1:
         p.error("--gamma must be in (0, 1] and --gae-lambda in [0, 1]")
     for name in ("lr", "clip", "target_kl"):
@@ -105,6 +131,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--game: {game.title} has no GPU engine")
     if args.num_players is not None and args.num_players not in game.player_counts:
         p.error(f"--num-players: {game.title} is played by {game.player_counts_text()}")
+    if args.clone_decisions and "heuristic" not in game.bot_factories():
+        p.error(f"--clone-decisions: {game.title} has no heuristic bot to imitate")
     return args
 
 
@@ -220,6 +248,95 @@ class Rollout:
         return flat
 
 
+def teacher_bot(game: Any) -> Any:
+    """The game's heuristic deciding on the GPU where the game gives it (`Game.gpu_bot`),
+    else None (then the warm start asks the CPU bot through a copy of the batch)."""
+    from kanaloa_env.bots import make_bot
+
+    return game.gpu_bot(make_bot("heuristic", game=game))
+
+
+def warm_start(
+    actor: Any,
+    game: Any,
+    args: argparse.Namespace,
+    opponents: Any,
+    device: Any,
+    log: Any,
+    stop: Any,
+) -> None:
+    """Stage 1 (`--clone-decisions`): the learner seat plays the game's heuristic against
+    the run's opponents for that many decisions (games of the warm-start stream) and the
+    actor learns to pick its moves (masked cross-entropy, `--clone-epochs` passes of
+    `--minibatch`, Adam at `--clone-lr` with a cosine schedule; the last 5% held out)."""
+    import torch
+
+    from kanaloa_env.bots import make_bot
+    from kanaloa_env.bots.call import bot_actions
+    from kanaloa_env.core import gpu
+    from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
+
+    t0 = time.perf_counter()
+    env = GpuVectorEnv(
+        args.num_envs,
+        game=game,
+        num_players=args.num_players,
+        opponents=opponents,
+        seed=stream_seed(args.seed, _CLONE_STREAM),
+        validate=False,
+    )
+    N = env.num_envs
+    T = -(-args.clone_decisions // N)
+    obs = env.reset()
+    store_obs = torch.empty((T * N, env.engine.obs_dim), dtype=torch.float32, device=device)
+    store_mask = torch.empty((T * N, env.engine.num_actions), dtype=torch.bool, device=device)
+    store_act = torch.empty(T * N, dtype=torch.int64, device=device)
+    teacher = teacher_bot(game)
+    cuda = gpu.cuda_module()
+    everywhere = cuda.to_device(np.ones(N, bool))
+    out = cuda.to_device(np.zeros(N, np.int64))
+    cpu_bot, rng = make_bot("heuristic", game=game), np.random.default_rng(args.seed)
+    for t in range(T):
+        if teacher is not None:
+            teacher.actions(env.state, everywhere, out)
+            a = gpu.as_torch(out)
+        else:
+            a = torch.from_numpy(bot_actions(cpu_bot, game, env.state.to_host(), rng)).to(device)
+        rows = slice(t * N, (t + 1) * N)
+        store_obs[rows].copy_(obs)
+        store_mask[rows].copy_(env.action_masks())
+        store_act[rows].copy_(a)
+        obs, _, _, _ = env.step(a)
+    n = T * N
+    log(f"warm start: {n:,} heuristic decisions played in {time.perf_counter() - t0:.1f}s")
+    held = max(n // 20, 1)
+    fit = n - held
+    opt = torch.optim.Adam(actor.parameters(), lr=args.clone_lr)
+    total = args.clone_epochs * -(-fit // args.minibatch)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, total))
+    gen = torch.Generator().manual_seed(args.seed + 3)
+    for epoch in range(args.clone_epochs):
+        order = torch.randperm(fit, generator=gen).to(device)
+        for lo in range(0, fit, args.minibatch):
+            if stop.requested:
+                return
+            i = order[lo : lo + args.minibatch]
+            logits = actor(store_obs[i]).masked_fill(~store_mask[i], -1e9)
+            loss = torch.nn.functional.cross_entropy(logits, store_act[i])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        with torch.no_grad():
+            h = slice(fit, n)
+            pick = actor(store_obs[h]).masked_fill(~store_mask[h], -torch.inf).argmax(1)
+            agree = (pick == store_act[h]).float().mean().item()
+        log(
+            f"warm start epoch {epoch + 1}: held-out agreement {agree:.3f}, "
+            f"{time.perf_counter() - t0:.1f}s"
+        )
+
+
 def evaluate(actor: Any, args: argparse.Namespace, opponents: Any, device: Any) -> float:
     """Win rate of the greedy actor in the first game of each of `--eval-games` slots of
     the evaluation stream, against `opponents`."""
@@ -311,6 +428,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             steps, updates = int(saved["steps"]), int(saved["updates"])
             best, evals = float(saved["best"]), [list(e) for e in saved["evals"]]
             log(f"resumed from {ckpt} at {steps:,} decisions")
+        elif args.clone_decisions:
+            warm_start(actor, game, args, opponents, device, log, stop)
         if self_copy is not None:
             self_copy.load_state_dict(actor.state_dict())
         # A resumed run plays a stream of its own (new deals, not a repeat).
@@ -334,7 +453,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             obs = roll.collect(actor, critic, obs, gen)
             data = roll.batch(critic, obs, args.gamma, args.gae_lambda)
             tu = time.perf_counter()
-            st = ppo_update(actor, critic, opt, data, args, cpu_gen)
+            st = ppo_update(
+                actor, critic, opt, data, args, cpu_gen, critic_only=steps < args.critic_warmup
+            )
             if device.type == "cuda":
                 torch.cuda.synchronize()
             te = time.perf_counter()
@@ -391,7 +512,8 @@ def export(args: argparse.Namespace, actor: Any, game: Any, players: int, best_p
         "command": "python examples/train_gpu_ppo.py " + " ".join(sys.argv[1:]),
         "seed": args.seed,
         "timesteps": int(saved["steps"]),
-        "method": f"PPO on the GPU against {args.opponents} opponents",
+        "method": ("a warm start imitating the heuristic, then " if args.clone_decisions else "")
+        + f"PPO on the GPU against {args.opponents} opponents",
     }
     meta = make_metadata(players, args.hidden, "relu", training, game=game)
     path = os.path.join(args.output_dir, "policy.npz")

@@ -208,6 +208,7 @@ class Game(Generic[S, C]):
         "bot_factories": "the game's own bots, by convention 'heuristic' (heuristic.py)",
         "search_pieces": "the search bot, make_bot('search') and SearchBot (search.py)",
         "gpu_engine": "the GPU engine and env (the engine package's gpu module)",
+        "gpu_bot": "bots that decide on the GPU, GpuVectorEnv's fast opponents",
     }
 
     # ---- the contract ----------------------------------------------------------------
@@ -512,6 +513,14 @@ class Game(Generic[S, C]):
         if name is None:
             raise NotImplementedError(f"{self.title} has no GPU engine (no gpu module)")
         return importlib.import_module(name).ENGINE
+
+    def gpu_bot(self, bot: Any) -> Any | None:
+        """`bot` deciding on the GPU, or None where the game has no such form of it (the
+        GPU env then plays it on the CPU through a copy of the batch). The object has
+        `actions(state, where, out)`: for a `DeviceState`, the bot's action for the
+        player to act in every game flagged in the (B,) bool device array `where`,
+        written into the (B,) int64 device array `out`. Imports CUDA when it returns one."""
+        return None
 
     def action_name(self, action: int) -> str:
         """A short name of an action index, without context (e.g. "play red-7")."""

@@ -23,9 +23,11 @@ The games are a `kanaloa_env.core.gpu.DeviceState` (the game's `gpu_engine()`); 
    game's key and a counter: the same actions on any device and batch size); a torch
    policy `opponent(obs, mask) -> actions` in rounds, each round encoding the
    positions of the games whose opponent is to act, asking the policy for all games
-   at once and applying its actions where an opponent was to act; a CPU bot (any
-   `kanaloa_env.bots.make_bot` spec other than "random", e.g. "heuristic") through a
-   copy of the batch to the host in each round, for evaluation rather than speed;
+   at once and applying its actions where an opponent was to act; a bot the game
+   plays on the device (`Game.gpu_bot`: Kahuna's "heuristic") in rounds likewise; any
+   other bot (a `kanaloa_env.bots.make_bot` spec other than "random", e.g. Kanaloa's
+   "heuristic") through a copy of the batch to the host in each round, for
+   evaluation rather than speed;
 3. a game that ended reports its end in `info` and starts again in place: slot `i`'s
    `k`-th game is game `k * N + i` of the stream `seed` (`rng.game_keys`), its learner
    in seat `game % P` (`learner_seat="rotate"`) or the given seat.
@@ -70,7 +72,8 @@ class GpuVectorEnv:
             `opponent(obs, mask) -> actions` ((N, obs_dim) float32 and (N, A) bool
             tensors of the players to act; (N,) integer actions, read where an
             opponent is to act), or any other `make_bot` spec ("heuristic", a policy
-            file), played on the CPU through a copy of the batch.
+            file): on the device where the game gives it (`Game.gpu_bot`: Kahuna's
+            heuristic), else on the CPU through a copy of the batch.
         learner_seat: `"rotate"` (game `k` of the stream: seat `k % P`) or a seat.
         seed: the stream of the games (0..2**64-1).
         validate: check the learner's actions against the masks in every step (one
@@ -119,6 +122,7 @@ class GpuVectorEnv:
         self.opponents = opponents
         self._random = isinstance(opponents, str) and opponents == "random"
         self._bot: Any = None
+        self._device_bot: Any = None
         self._policy: Callable[[Any, Any], Any] | None = None
         if not self._random:
             if callable(opponents) and not hasattr(opponents, "act"):
@@ -127,6 +131,7 @@ class GpuVectorEnv:
                 from ..bots.registry import make_bot
 
                 self._bot = make_bot(opponents, game=self.game)
+                self._device_bot = self.game.gpu_bot(self._bot)
         self.state: gpu.DeviceState | None = None
 
     # ---- the episode API ------------------------------------------------------------
@@ -151,6 +156,7 @@ class GpuVectorEnv:
         self._out = cuda.to_device(np.zeros((N, 7), np.float32))
         self._obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
+        self._opp_actions = cuda.to_device(np.zeros(N, np.int64))
         self._bot_rng = np.random.default_rng(self.seed)
         self._play_opponents()
         if self._out.copy_to_host()[:, _ENDED].any():
@@ -292,6 +298,8 @@ class GpuVectorEnv:
             if bad:
                 raise ValueError(f"the opponent policy chose {bad} illegal actions")
             return actions
+        if self._device_bot is not None:
+            return self._device_bot.actions(state, self._pending, self._opp_actions)
         from ..bots.call import bot_actions
 
         host = state.to_host()

@@ -84,6 +84,27 @@ def test_a_tiny_run_trains_resumes_and_writes_a_policy_that_plays(tmp_path: Path
     assert len(result.winner) == 2
 
 
+def test_a_warm_start_imitates_the_gpu_heuristic_then_the_critic_warms_up(tmp_path: Path) -> None:
+    argv = (*TINY, "--opponents", "heuristic", "--clone-decisions", "60", "--clone-epochs", "2")
+    done = _run(*argv, "--critic-warmup", "36", "--timesteps", "36", "--output-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    log = (tmp_path / "log.txt").read_text()
+    assert "warm start: 60 heuristic decisions played" in log
+    assert "warm start epoch 2: held-out agreement" in log
+    # Both updates trained the critic alone: the actor of the first evaluation (best.pt)
+    # is the actor at the end.
+    first = torch.load(tmp_path / "best.pt", weights_only=True)["actor"]
+    last = torch.load(tmp_path / "checkpoint.pt", weights_only=True)["actor"]
+    assert all(torch.equal(first[k], last[k]) for k in first)
+    from kanaloa_env.bots.policy_file import load_policy
+
+    method = load_policy(str(tmp_path / "policy.npz")).metadata["training"]["method"]
+    assert (
+        method
+        == "a warm start imitating the heuristic, then PPO on the GPU against heuristic opponents"
+    )
+
+
 def test_ctrl_c_saves_a_checkpoint_and_exits_130(tmp_path: Path) -> None:
     argv = ["env", "NUMBA_ENABLE_CUDASIM=1", "NUMBA_DISABLE_JIT=1", sys.executable, SCRIPT]
     argv += [*TINY, "--timesteps", "100000", "--output-dir", str(tmp_path)]

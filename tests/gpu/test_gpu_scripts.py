@@ -53,8 +53,15 @@ def test_bench_gpu_runs_through_in_the_simulator(tmp_path: Path) -> None:
         "cpu",
         "pgx",
         "ppo",
+        "recipe",
     ]
     argv += ["--gpu-ppo-args", "--num-envs 2 --rollout-steps 3 --minibatch 6 --hidden 8"]
+    argv += ["--recipe-games", "4", "--recipe-args"]
+    argv += [
+        "--game kahuna --opponents heuristic --clone-decisions 12 --critic-warmup 6 "
+        "--timesteps 12 --eval-every 6 --eval-games 2 --num-envs 2 --rollout-steps 3 "
+        "--minibatch 6 --hidden 8"
+    ]
     argv += ["--cpu-ppo-args", "--num-games 4 --rollout 96 --minibatch 48 --hidden 8"]
     done = subprocess.run(
         argv, capture_output=True, text=True, timeout=600, env=simulator_env(), cwd=ROOT
@@ -70,8 +77,12 @@ def test_bench_gpu_runs_through_in_the_simulator(tmp_path: Path) -> None:
         assert len(report["pgx"]) == 2
     ppo = report["ppo"]
     assert ppo["gpu_learner_decisions_per_s"] > 0 and ppo["cpu_learner_decisions_per_s"] > 0
+    recipe = report["recipe"]
+    assert recipe["timesteps"] == 12 and recipe["arena_games"] == 4
+    assert 0 <= recipe["interval_95"][0] <= recipe["win_rate_vs_heuristic"] <= 1
     table = (tmp_path / "bench_gpu.md").read_text()
     assert "learner decisions/s" in table and "| kahuna | 3 |" in table
+    assert "Kahuna recipe on the GPU" in table
 
 
 def test_the_session_script_runs_its_checks_in_the_simulator(tmp_path: Path) -> None:
@@ -81,6 +92,7 @@ def test_the_session_script_runs_its_checks_in_the_simulator(tmp_path: Path) -> 
         GOLDEN_GAMES="1",
         DECISIONS="30",
         DIFF_BATCH="3",
+        HEURISTIC_DECISIONS="9",
         DEVICE_TESTS="0",
         START_BATCH="2",
         GOLDEN_CASES="kanaloa_p3 kahuna_short",
@@ -101,4 +113,5 @@ def test_the_session_script_runs_its_checks_in_the_simulator(tmp_path: Path) -> 
     assert [g["case"] for g in checks["golden"]] == ["kanaloa_p3", "kahuna_short"]
     assert all(g["match"] for g in checks["golden"])
     assert checks["differential_decisions"]["kanaloa"] >= 30
+    assert checks["heuristic"]["positions"] >= 9 and checks["heuristic"]["agreement"] == 1.0
     assert (tmp_path / "machine.txt").exists()

@@ -228,15 +228,21 @@ class HeuristicBot:
         actions = np.empty(b, dtype=np.int64)
         if b == 0:
             return actions
-        params = np.array([getattr(self, name) for name in _PARAMS], dtype=np.float64)
-        race = np.array(self.race_values, dtype=np.float64)
-        danger = np.array(self.danger, dtype=np.float64)
+        params, race, danger = self.parameter_arrays()
         f = masks.flags
         if not (f.c_contiguous and f.aligned and f.writeable):
             masks = masks.copy()  # (the form `_DECIDE` is compiled for)
         args = (seats.astype(np.int64, copy=False), masks, params, race, danger, _POWERS, actions)
         run_batch(_DECIDE(view), b, 1, view.config.rules, view.kernel_arrays(), *args)
         return actions
+
+    def parameter_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The bot's parameters as the compiled decision reads them: float64 `params`
+        (in `_PARAMS` order), `race_values` and `danger`."""
+        params = np.array([getattr(self, name) for name in _PARAMS], dtype=np.float64)
+        race = np.array(self.race_values, dtype=np.float64)
+        danger = np.array(self.danger, dtype=np.float64)
+        return params, race, danger
 
 
 # ---- the compiled decision ----------------------------------------------------------

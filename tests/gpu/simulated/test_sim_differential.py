@@ -19,3 +19,9 @@ def test_gpu_and_cpu_play_the_same_random_games(game: str, options: dict[str, An
     got = device_checks.differential(game, 4, 800, seed=11, **dict(options))
     assert got["match"], got["first_difference"]
     assert got["decisions"] >= 800 and got["games_finished"] >= 1
+
+
+def test_the_device_heuristic_agrees_with_the_cpu_bot_in_every_position() -> None:
+    got = device_checks.heuristic_agreement(batch=6, decisions=180, seed=3)
+    assert got["positions"] >= 180 and got["agreed"] == got["positions"], got["first_split"]
+    assert got["ok"]

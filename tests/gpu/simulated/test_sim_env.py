@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kanaloa_env.bots import make_bot
+from kanaloa_env.bots.call import bot_actions
 from kanaloa_env.core.rng import game_keys, mix64
 from kanaloa_env.games import get_game
 from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
@@ -44,6 +46,9 @@ class Reference:
         legal = self.state.legal[0]
         if self.opponents == "first":
             return int(legal.argmax())
+        if self.opponents == "heuristic":  # the CPU bot, through the public view
+            bot = make_bot("heuristic", game=self.game)
+            return int(bot_actions(bot, self.game, self.state, np.random.default_rng(0))[0])
         h = mix64(self.state.key[:1] ^ mix64(np.array([self.draws], dtype=np.uint64) ^ _SALT))[0]
         self.draws += 1
         k = int(h >> np.uint64(33)) % max(int(legal.sum()), 1)
@@ -93,12 +98,13 @@ class Reference:
         ("kahuna", {"max_turns": 30}, "random"),
         ("kanaloa", {"num_players": 4, "max_rounds": 2}, "first"),
         ("kahuna", {"max_turns": 30}, "first"),
+        ("kahuna", {"max_turns": 30}, "heuristic"),
     ],
 )
 def test_the_env_plays_what_the_reference_plays(name: str, options: dict, opponents: str) -> None:
     game = get_game(name)
     n, seed = 5, 21
-    policy = "random" if opponents == "random" else (lambda obs, mask: _first_legal(mask))
+    policy = opponents if opponents != "first" else (lambda obs, mask: _first_legal(mask))
     env = GpuVectorEnv(n, game=name, opponents=policy, seed=seed, **options)
     cfg = env.config
     refs = [Reference(game, cfg, i, n, seed, opponents) for i in range(n)]
@@ -156,6 +162,37 @@ def test_the_env_checks_its_arguments_and_actions() -> None:
         liar.reset()
         for _ in range(60):
             liar.step(_first_legal(liar.action_masks()))
+
+
+def test_kahunas_heuristic_decides_on_the_device_as_on_the_cpu() -> None:
+    from kanaloa_env.core import gpu
+    from kanaloa_env.core.kahuna import Config, init, step_inplace
+    from kanaloa_env.games.kahuna.gpu_heuristic import GpuHeuristic
+
+    game = get_game("kahuna")
+    assert game.gpu_bot(make_bot("random", game=game)) is None
+    assert get_game("kanaloa").gpu_bot(make_bot("heuristic", game="kanaloa")) is None
+    device_bot = game.gpu_bot(make_bot("heuristic", game=game))
+    assert isinstance(device_bot, GpuHeuristic)
+    rng = np.random.default_rng(5)
+    state = init(Config(), 24, seed=5)
+    checked = 0
+    for t in range(40):
+        live = ~state.done
+        cpu = np.zeros(state.batch_size, np.int64)
+        cpu[live] = bot_actions(device_bot.bot, game, state, rng, rows=np.flatnonzero(live))
+        dev = gpu.cuda_module().to_device(np.full(state.batch_size, -1, np.int64))
+        device_bot.actions(game.gpu_engine().to_device(state), gpu.to_device_array(live), dev)
+        got = dev.copy_to_host()
+        np.testing.assert_array_equal(got[live], cpu[live], err_msg=f"step {t}")
+        assert (got[~live] == -1).all()
+        checked += int(live.sum())
+        # on with random legal moves, so that the positions are not only the bot's own
+        actions = np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in state.legal])
+        step_inplace(state, np.where(live, actions, 0))
+    assert checked > 500
+    with pytest.raises(TypeError, match="HeuristicBot"):
+        GpuHeuristic(make_bot("random", game=game))
 
 
 def test_a_cpu_bot_plays_the_opponents_through_the_host() -> None:
