@@ -6,9 +6,9 @@ all on one CUDA device.
 The games are a `GpuVectorEnv` (kanaloa_env/wrappers/gpu_vector.py): `--num-envs`
 games, one learner seat each, the other seats played on the device by `--opponents`
 ("random": inside the rule kernels; "self": a copy of the learner's actor, refreshed
-every `--self-play-every` updates, played as a torch policy; "heuristic" in Kahuna on the
-device (`Game.gpu_bot`); any other bot spec, e.g. Kanaloa's "heuristic", is played on
-the CPU through a copy of the batch, which is correct but slow). The observations reach the networks without a copy (CUDA array interface);
+every `--self-play-every` updates, played as a torch policy; "heuristic" on the device
+(`Game.gpu_bot`); any other bot spec, e.g. "net", is played on the CPU through a copy
+of the batch, which is correct but slow). The observations reach the networks without a copy (CUDA array interface);
 the actions go back the same way. A rollout is `--rollout-steps` steps of every game
 (`--num-envs * --rollout-steps` learner decisions) kept in device tensors; advantages
 by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
@@ -18,7 +18,7 @@ by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
 `--lr` falling linearly to a tenth), on the same networks.
 
 With `--clone-decisions N` the actor first imitates the game's heuristic for N
-learner decisions (Kahuna's decides on the GPU; the CPU recipe's warm start,
+learner decisions (on the GPU; the CPU recipe's warm start,
 train_batched_ppo.py's `--bc-games`), and `--critic-warmup M` trains only the critic
 for the first M decisions of PPO. The Kahuna recipe of the shipped file, on the GPU:
 

@@ -86,6 +86,42 @@ def test_heuristic_never_illegal(num_players: int, announce: bool, dolphin: str)
     assert (Phase.DOLPHIN in seen) == (dolphin == "optional")
 
 
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        Config(num_players=3),
+        Config(num_players=4, nil_announcement=True, dolphin_chain=True),
+        Config(num_players=5, nil_announcement=True),
+    ],
+    ids=["p3", "p4-announce-chain", "p5-announce"],
+)
+def test_heuristic_decides_alike_on_the_full_state_and_its_public_view(cfg: Config) -> None:
+    """What the GPU's heuristic (which reads the full state on the device) relies on: the
+    bot reads its own hand and public facts only; and it leaves the state as it was (the
+    dolphin decision tries the move and takes it back)."""
+    state = init(cfg, 64, seed=cfg.num_players)
+    bot = HeuristicBot()
+    rng = np.random.default_rng(6)
+    phases: set[int] = set()
+    while not state.done.all():
+        live = np.flatnonzero(~state.done)
+        sub = state.take(live)
+        seats = sub.current_player.astype(np.int64)
+        obs, masks = observe(sub), sub.legal.copy()
+        from_view = bot.act(obs, masks, rng, view=public_view(sub, seats), seats=seats)
+        before = sub.copy()
+        from_full = bot.act(obs, masks, rng, view=sub, seats=seats)
+        assert from_full.tolist() == from_view.tolist()
+        assert sub == before
+        phases.update(np.unique(sub.phase).tolist())
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        heur = (state.current_player[live] % 2) == 0
+        actions[live] = np.where(heur, from_view, sample_legal(state.legal[live], rng))
+        step_inplace(state, actions)
+    assert {Phase.PLAY, Phase.DOLPHIN, Phase.REMOVE_ROUND_END} <= phases
+    assert (Phase.ANNOUNCE in phases) == cfg.nil_announcement
+
+
 def test_heuristic_rows_are_independent() -> None:
     """Each game's decision depends on that game only: permuting the batch permutes the actions."""
     cfg = Config(num_players=4, nil_announcement=True)

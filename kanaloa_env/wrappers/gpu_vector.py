@@ -24,10 +24,10 @@ The games are a `kanaloa_env.core.gpu.DeviceState` (the game's `gpu_engine()`); 
    policy `opponent(obs, mask) -> actions` in rounds, each round encoding the
    positions of the games whose opponent is to act, asking the policy for all games
    at once and applying its actions where an opponent was to act; a bot the game
-   plays on the device (`Game.gpu_bot`: Kahuna's "heuristic") in rounds likewise; any
-   other bot (a `kanaloa_env.bots.make_bot` spec other than "random", e.g. Kanaloa's
-   "heuristic") through a copy of the batch to the host in each round, for
-   evaluation rather than speed;
+   plays on the device (`Game.gpu_bot`: both games' "heuristic") in rounds likewise;
+   any other bot (a `kanaloa_env.bots.make_bot` spec such as "net" or "search")
+   through a copy of the batch to the host in each round, for evaluation rather than
+   speed;
 3. a game that ended reports its end in `info` and starts again in place: slot `i`'s
    `k`-th game is game `k * N + i` of the stream `seed` (`rng.game_keys`), its learner
    in seat `game % P` (`learner_seat="rotate"`) or the given seat.
@@ -72,8 +72,8 @@ class GpuVectorEnv:
             `opponent(obs, mask) -> actions` ((N, obs_dim) float32 and (N, A) bool
             tensors of the players to act; (N,) integer actions, read where an
             opponent is to act), or any other `make_bot` spec ("heuristic", a policy
-            file): on the device where the game gives it (`Game.gpu_bot`: Kahuna's
-            heuristic), else on the CPU through a copy of the batch.
+            file): on the device where the game gives it (`Game.gpu_bot`: the
+            heuristics), else on the CPU through a copy of the batch.
         learner_seat: `"rotate"` (game `k` of the stream: seat `k % P`) or a seat.
         seed: the stream of the games (0..2**64-1).
         validate: check the learner's actions against the masks in every step (one

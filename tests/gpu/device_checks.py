@@ -6,7 +6,7 @@
 - `differential`: random legal games on the GPU and the CPU engines side by side,
   finished games restarted with fresh keys on both, compared after every step (the
   whole state, and the observations of the players to act); counts the decisions.
-- `heuristic`: Kahuna's heuristic deciding on the device and on the CPU in the same
+- `heuristic`: the heuristics deciding on the device and on the CPU in the same
   positions, and how often they agree.
 
 The simulator tests (`test_gpu_simulator.py`) call them on a few games; on a GPU
@@ -139,18 +139,21 @@ def differential(
     }
 
 
-def heuristic_agreement(batch: int, decisions: int, seed: int = 0) -> dict[str, Any]:
-    """Kahuna's heuristic on the device (`GpuHeuristic`) against the CPU bot, position by
-    position: games where the heuristic plays game g's moves for even g and random legal
-    moves for odd g, both bots asked in every position; how often they agree. The rules
-    are integer arithmetic, but the bot's values are floats, which a GPU may round
+def heuristic_agreement(
+    game_name: str, batch: int, decisions: int, seed: int = 0, **options: Any
+) -> dict[str, Any]:
+    """The game's heuristic on the device (`Game.gpu_bot`) against the CPU bot, position
+    by position: games where the heuristic plays game g's moves for even g and random
+    legal moves for odd g, both bots asked in every position; how often they agree. The
+    rules are integer arithmetic, but the bots' values are floats, which a GPU may round
     differently (numba-cuda lets NVVM fuse a multiply and an add): near-ties may split."""
     from kanaloa_env.bots import make_bot
     from kanaloa_env.bots.call import bot_actions
     from kanaloa_env.core import gpu as core_gpu
 
-    game = get_game("kahuna")
-    cfg = game.make_config(None, None)
+    game = get_game(game_name)
+    players = options.pop("num_players", None)
+    cfg = game.make_config(None, players, **options)
     bot = make_bot("heuristic", game=game)
     device_bot = game.gpu_bot(bot)
     engine = game.gpu_engine()
@@ -168,8 +171,9 @@ def heuristic_agreement(batch: int, decisions: int, seed: int = 0) -> dict[str, 
             keys = game_keys(seed, np.arange(next_game, next_game + len(idx), dtype=np.uint64))
             next_game += len(idx)
             game.reset_games(host, idx, keys)
-        cpu = bot_actions(bot, game, host, rng)
-        device_bot.actions(engine.to_device(host), cuda.to_device(np.ones(batch, bool)), out)
+        cpu = bot_actions(bot, game, host, rng)  # (every game has a player to act here)
+        live = ~host.done
+        device_bot.actions(engine.to_device(host), cuda.to_device(live), out)
         dev = out.copy_to_host()
         same = dev == cpu
         asked += batch
@@ -181,6 +185,8 @@ def heuristic_agreement(batch: int, decisions: int, seed: int = 0) -> dict[str, 
         game.step_inplace(host, actions)
     rate = agreed / max(asked, 1)
     return {
+        "game": game_name,
+        "options": {"num_players": players, **options},
         "positions": asked,
         "agreed": agreed,
         "agreement": round(rate, 6),
@@ -193,6 +199,14 @@ def heuristic_agreement(batch: int, decisions: int, seed: int = 0) -> dict[str, 
 HEURISTIC_AGREEMENT = 0.99
 """The least agreement of the device heuristic with the CPU bot that passes (a bug in
 reading the state would show far below it; float rounding only in near-ties)."""
+
+# The configs of the heuristics' agreement: each game, Kanaloa's decision phases all.
+HEURISTIC_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("kahuna", {}),
+    ("kanaloa", {"num_players": 4, "nil_announcement": True}),
+    ("kanaloa", {"num_players": 3}),
+    ("kanaloa", {"num_players": 5}),
+)
 
 # The configs of the differential: every table size and rule option of each game.
 DIFFERENTIAL_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -219,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         "--heuristic-decisions",
         type=int,
         default=200_000,
-        help="positions where Kahuna's heuristic decides on both targets (0: none)",
+        help="positions where the heuristics decide on both targets, split over the configs "
+        "(0: none)",
     )
     parser.add_argument("--out", type=Path, help="write the results to this JSON file")
     args = parser.parse_args(argv)
@@ -241,14 +256,16 @@ def main(argv: list[str] | None = None) -> int:
     for d in report["differential"]:
         totals[d["game"]] = totals.get(d["game"], 0) + d["decisions"]
     report["differential_decisions"] = totals
+    report["heuristic"] = []
     if args.heuristic_decisions > 0:
-        report["heuristic"] = heuristic_agreement(
-            min(args.batch, args.heuristic_decisions), args.heuristic_decisions
-        )
+        for name, options in HEURISTIC_CASES:
+            want = -(-args.heuristic_decisions // len(HEURISTIC_CASES))
+            batch = min(args.batch, want)
+            report["heuristic"].append(heuristic_agreement(name, batch, want, **dict(options)))
     ok = (
         all(g["match"] for g in report["golden"])
         and all(d["match"] for d in report["differential"])
-        and report.get("heuristic", {"ok": True})["ok"]
+        and all(h["ok"] for h in report["heuristic"])
     )
     report["ok"] = ok
     text = json.dumps(report, indent=2)

@@ -76,7 +76,7 @@ def assemble(root: Path, ptx: str) -> str | None:
 
 def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:
     """The GPU kernels by name, each with the argument types a launch gives it: the
-    engines' (step, reset, observe, both games), Kahuna's heuristic and the shared
+    engines' (step, reset, observe, both games), the heuristics' and the shared
     small ones; with `env`
     also the vector env's and the benchmark's (another minute or more of compiling)."""
     import numba
@@ -122,20 +122,23 @@ def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:
             sigs["random_play"] = (c, s, i64[::1], i64[::1], u64, i64, f32[:, ::1], b1, i64, i64)
         for name, sig in sigs.items():
             out[f"{engine.name}.{name}"] = (getattr(k, name), sig)
-    from kanaloa_env.games.kahuna import gpu_heuristic
+    from kanaloa_env.games.kahuna import gpu_heuristic as kahuna_heuristic
+    from kanaloa_env.games.kanaloa import gpu_heuristic as kanaloa_heuristic
 
-    state = kahuna_init(KahunaConfig(), 2)
     f64_1 = types.float64[::1]
-    out["kahuna.heuristic"] = (
-        gpu_heuristic._decide_where,
+    for name, (kernel, arrays), (_, cfg, make) in zip(
+        ("kanaloa.heuristic", "kahuna.heuristic"),
         (
-            *(
-                numba.typeof(KahunaConfig()._rules),
-                numba.typeof(state.kernel_type(**state.arrays())),
-            ),
-            *(b1[::1], f64_1, f64_1, f64_1, types.float32[:, :, ::1], i64[::1], i64),
+            (kanaloa_heuristic._decide_where, (f64_1,)),
+            (kahuna_heuristic._decide_where, (f64_1, f64_1, f64_1, types.float32[:, :, ::1])),
         ),
-    )
+        engines,
+        strict=True,
+    ):
+        state = make(cfg, 2)
+        c = numba.typeof(cfg._rules)
+        s = numba.typeof(state.kernel_type(**state.arrays()))
+        out[name] = (kernel, (c, s, b1[::1], *arrays, i64[::1], i64))
     out["fill.bool"] = (gpu_kernels.fill, (b1[::1], b1, i64))
     out["fill.uint64"] = (gpu_kernels.fill, (u64[::1], u64, i64))
     out["collect"] = (gpu_kernels.collect, (f32[::1], f32[::1], f32[:, ::1], i64))

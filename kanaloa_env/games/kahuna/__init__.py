@@ -183,14 +183,14 @@ class KahunaGame(Game[State, Config]):
     # ---- words and pictures (the views are this package's modules: see Game) ------------
 
     def gpu_bot(self, bot: Any) -> Any | None:
-        """The heuristic decides on the GPU (`gpu_heuristic.GpuHeuristic`); other bots do not."""
+        """The heuristic decides on the GPU (`gpu_heuristic`); other bots do not."""
         from .heuristic import HeuristicBot
 
         if type(bot) is not HeuristicBot:
             return None
-        from .gpu_heuristic import GpuHeuristic
+        from .gpu_heuristic import gpu_heuristic
 
-        return GpuHeuristic(bot)
+        return gpu_heuristic(bot)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

@@ -6,19 +6,17 @@ The decision reads only what the player to act may know, from the full state as 
 its public view (K6.7, K12: the opponent's hand through `known` and its size; tested
 on the CPU in tests/kahuna/test_kahuna_heuristic.py), so no view is built on the
 device. Its work arrays are the thread's local memory where the CPU bot allocates
-them once per batch. Imported on first use (`GpuHeuristic`), never by `import
+them once per batch. Imported on first use (`Game.gpu_bot`), never by `import
 kanaloa_env`: it imports numba.cuda.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 from numba import cuda
 
-from ...core.gpu import DeviceState, launch
+from ...bots.gpu_bot import GpuBot
 from ...core.gpu_kernels import CACHE
 from ...core.kahuna.constants import NUM_ISLANDS
 from .heuristic import _POWERS, HeuristicBot, _decide
@@ -41,31 +39,14 @@ def _decide_where(c, s, where, params, race, danger, powers, actions, n):  # typ
         actions[g] = _decide(c, s, g, seat, s.legal[g], (params, race, danger, powers), work)
 
 
-class GpuHeuristic:
-    """A `HeuristicBot` deciding on the device, for the games of a Kahuna `DeviceState`.
+def gpu_heuristic(bot: HeuristicBot | None = None) -> GpuBot:
+    """`bot` (default `HeuristicBot()`) deciding on the GPU for Kahuna device states.
 
-    Args:
-        bot: the bot whose parameters it plays (default: `HeuristicBot()`).
+    Raises:
+        TypeError: `bot` is not a Kahuna `HeuristicBot`.
     """
-
-    name = "heuristic"
-
-    def __init__(self, bot: HeuristicBot | None = None) -> None:
-        bot = HeuristicBot() if bot is None else bot
-        if not isinstance(bot, HeuristicBot):
-            raise TypeError(f"bot must be a Kahuna HeuristicBot, got {type(bot).__name__}")
-        self.bot = bot
-        self.name = bot.name
-        params, race, danger = bot.parameter_arrays()
-        self._arrays = tuple(cuda.to_device(a) for a in (params, race, danger, _POWERS))
-
-    def actions(self, state: DeviceState, where: Any, out: Any) -> Any:
-        """Write into `out` ((B,) int64 device array) the heuristic's action in every
-        game `g` with `where[g]` ((B,) bool device array); other entries are left as
-        they were. Every such game needs a player to act (not over)."""
-        if state.engine.name != "kahuna":
-            raise ValueError(f"GpuHeuristic plays Kahuna, got a {state.engine.name} state")
-        launch(
-            _decide_where, state.batch_size, state.rules, state.arrays, where, *self._arrays, out
-        )
-        return out
+    bot = HeuristicBot() if bot is None else bot
+    if not isinstance(bot, HeuristicBot):
+        raise TypeError(f"bot must be a Kahuna HeuristicBot, got {type(bot).__name__}")
+    arrays = tuple(cuda.to_device(a) for a in (*bot.parameter_arrays(), _POWERS))
+    return GpuBot(bot, "kahuna", _decide_where, arrays)

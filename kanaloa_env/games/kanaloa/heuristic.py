@@ -166,7 +166,21 @@ class HeuristicBot:
             raise ValueError(f"seats must be in 0..{view.num_players - 1}, got {seats.tolist()}")
         if b and not masks.any(axis=1).all():
             raise ValueError("every mask row needs at least one legal action")
-        params = np.array(
+        actions = np.empty(b, dtype=np.int64)
+        call(
+            _decide_all,
+            view.config.rules,
+            view.kernel_arrays(),
+            seats.astype(np.int64),
+            np.ascontiguousarray(masks),
+            self.parameter_array(),
+            actions,
+        )
+        return actions
+
+    def parameter_array(self) -> np.ndarray:
+        """(6,) float64: the bot's parameters as the compiled decision reads them."""
+        return np.array(
             [
                 self.win_threshold,
                 self.matter_threshold,
@@ -177,17 +191,6 @@ class HeuristicBot:
             ],
             dtype=np.float64,
         )
-        actions = np.empty(b, dtype=np.int64)
-        call(
-            _decide_all,
-            view.config.rules,
-            view.kernel_arrays(),
-            seats.astype(np.int64),
-            np.ascontiguousarray(masks),
-            params,
-            actions,
-        )
-        return actions
 
 
 # The parameters as the kernels take them (`params`), by index.
@@ -209,7 +212,27 @@ def _decide_all(c, s, seats, masks, params, out):  # type: ignore[no-untyped-def
     win = np.empty(NUM_CARD_TYPES, dtype=np.bool_)
     dist = np.empty(c.num_players, dtype=np.int64)
     progress = np.empty(c.num_players, dtype=np.int32)
-    for i in range(len(seats)):
+    work = (mine, unseen, above, suit_unseen, trick, cards, keep, pw, win, dist, progress)
+    _decide_range(c, s, seats, masks, params, out, 0, len(seats), work)
+
+
+@kernel
+def _decide_range(c, s, seats, masks, params, out, lo, hi, work):  # type: ignore[no-untyped-def]
+    """out[i] = the action of game i's player `seats[i]`, to act, with mask row
+    `masks[i]`, for i in lo..hi-1. It reads the player's own hand and public facts only,
+    so the full state and its public view give the same actions (the GPU's heuristic
+    reads the full state). `work`: the work arrays, the per-player ones (`trick`,
+    `cards`, `dist`, `progress`) `c.num_players` long (a trick's cards)."""
+    mine, unseen, above, suit_unseen, trick, cards = (
+        work[0],
+        work[1],
+        work[2],
+        work[3],
+        work[4],
+        work[5],
+    )
+    keep, pw, win, dist, progress = work[6], work[7], work[8], work[9], work[10]
+    for i in range(lo, hi):
         phase = s.phase[i]
         mask = masks[i]
         if phase == Phase.PLAY:
@@ -574,12 +597,15 @@ def _strength(mine, suit):  # type: ignore[no-untyped-def]
     """Trump strength of the hand in `suit`: each card counts 1 plus up to 1 for its
     value. (Summed in numpy's pairwise order for 12 terms: 8 partial sums paired,
     then the rest, so that the comparisons give what the numpy bot gave.)"""
-    r = np.zeros(8)
-    for v in range(8):
-        r[v] = mine[suit * NUM_VALUES + v] * (1.0 + CARD_RANK[v] / (NUM_VALUES - 1))
-    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    pairs = (_worth(mine, suit, 0) + _worth(mine, suit, 1)) + (
+        _worth(mine, suit, 2) + _worth(mine, suit, 3)
+    )
+    total = pairs + (
+        (_worth(mine, suit, 4) + _worth(mine, suit, 5))
+        + (_worth(mine, suit, 6) + _worth(mine, suit, 7))
+    )
     for v in range(8, NUM_VALUES):
-        total += mine[suit * NUM_VALUES + v] * (1.0 + CARD_RANK[v] / (NUM_VALUES - 1))
+        total += _worth(mine, suit, v)
     return total
 
 
@@ -604,3 +630,9 @@ def _dolphin(c, s, g, seat, params, mine):  # type: ignore[no-untyped-def]
         and loss >= params[_DOLPHIN_MARGIN]
     )
     return DOLPHIN_DECLINE if decline else DOLPHIN_TAKE
+
+
+@small_kernel
+def _worth(mine, suit, v):  # type: ignore[no-untyped-def]
+    """A term of `_strength`: the count of card value v in `suit` times its weight."""
+    return mine[suit * NUM_VALUES + v] * (1.0 + CARD_RANK[v] / (NUM_VALUES - 1))

@@ -21,7 +21,14 @@ def test_gpu_and_cpu_play_the_same_random_games(game: str, options: dict[str, An
     assert got["decisions"] >= 800 and got["games_finished"] >= 1
 
 
-def test_the_device_heuristic_agrees_with_the_cpu_bot_in_every_position() -> None:
-    got = device_checks.heuristic_agreement(batch=6, decisions=180, seed=3)
+@pytest.mark.parametrize(
+    ("game", "options"),
+    device_checks.HEURISTIC_CASES,
+    ids=[f"{g}-{i}" for i, (g, _) in enumerate(device_checks.HEURISTIC_CASES)],
+)
+def test_the_device_heuristic_agrees_with_the_cpu_bot_in_every_position(
+    game: str, options: dict[str, Any]
+) -> None:
+    got = device_checks.heuristic_agreement(game, 6, 180, seed=3, **dict(options))
     assert got["positions"] >= 180 and got["agreed"] == got["positions"], got["first_split"]
     assert got["ok"]

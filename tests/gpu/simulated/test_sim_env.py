@@ -99,6 +99,7 @@ class Reference:
         ("kanaloa", {"num_players": 4, "max_rounds": 2}, "first"),
         ("kahuna", {"max_turns": 30}, "first"),
         ("kahuna", {"max_turns": 30}, "heuristic"),
+        ("kanaloa", {"num_players": 4, "max_rounds": 2}, "heuristic"),
     ],
 )
 def test_the_env_plays_what_the_reference_plays(name: str, options: dict, opponents: str) -> None:
@@ -164,41 +165,61 @@ def test_the_env_checks_its_arguments_and_actions() -> None:
             liar.step(_first_legal(liar.action_masks()))
 
 
-def test_kahunas_heuristic_decides_on_the_device_as_on_the_cpu() -> None:
-    from kanaloa_env.core import gpu
-    from kanaloa_env.core.kahuna import Config, init, step_inplace
-    from kanaloa_env.games.kahuna.gpu_heuristic import GpuHeuristic
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("kahuna", {}),
+        ("kanaloa", {"num_players": 3}),
+        ("kanaloa", {"num_players": 5, "nil_announcement": True}),
+    ],
+)
+def test_the_heuristic_decides_on_the_device_as_on_the_cpu(name: str, options: dict) -> None:
+    import importlib
 
-    game = get_game("kahuna")
+    from kanaloa_env.bots.gpu_bot import GpuBot
+    from kanaloa_env.core import gpu
+
+    game = get_game(name)
     assert game.gpu_bot(make_bot("random", game=game)) is None
-    assert get_game("kanaloa").gpu_bot(make_bot("heuristic", game="kanaloa")) is None
     device_bot = game.gpu_bot(make_bot("heuristic", game=game))
-    assert isinstance(device_bot, GpuHeuristic)
+    assert isinstance(device_bot, GpuBot) and device_bot.game == name
     rng = np.random.default_rng(5)
-    state = init(Config(), 24, seed=5)
+    cfg = game.make_config(None, options.pop("num_players", None), **options)
+    state = game.engine.init(cfg, 16, seed=5)
     checked = 0
-    for t in range(40):
+    for t in range(400):
         live = ~state.done
+        if not live.any():
+            break
         cpu = np.zeros(state.batch_size, np.int64)
         cpu[live] = bot_actions(device_bot.bot, game, state, rng, rows=np.flatnonzero(live))
         dev = gpu.cuda_module().to_device(np.full(state.batch_size, -1, np.int64))
-        device_bot.actions(game.gpu_engine().to_device(state), gpu.to_device_array(live), dev)
+        on_device = game.gpu_engine().to_device(state)
+        device_bot.actions(on_device, gpu.to_device_array(live), dev)
         got = dev.copy_to_host()
         np.testing.assert_array_equal(got[live], cpu[live], err_msg=f"step {t}")
         assert (got[~live] == -1).all()
+        assert on_device.to_host() == state  # (the dolphin decision takes its try back)
         checked += int(live.sum())
-        # on with random legal moves, so that the positions are not only the bot's own
+        # on with the heuristic in even games and random legal moves in odd ones
         actions = np.array([rng.choice(np.flatnonzero(r)) if r.any() else 0 for r in state.legal])
-        step_inplace(state, np.where(live, actions, 0))
-    assert checked > 500
+        actions = np.where(np.arange(state.batch_size) % 2 == 0, cpu, actions)
+        game.step_inplace(state, np.where(live, actions, 0))
+    assert checked > 400
+    module = importlib.import_module(f"kanaloa_env.games.{name}.gpu_heuristic")
     with pytest.raises(TypeError, match="HeuristicBot"):
-        GpuHeuristic(make_bot("random", game=game))
+        module.gpu_heuristic(make_bot("random", game=game))
+    other = "kanaloa" if name == "kahuna" else "kahuna"
+    with pytest.raises(ValueError, match=f"plays {name}, got a {other} state"):
+        other_game = get_game(other)
+        device_bot.actions(
+            other_game.gpu_engine().init(other_game.make_config(None, None), 2), None, None
+        )
 
 
 def test_a_cpu_bot_plays_the_opponents_through_the_host() -> None:
-    env = GpuVectorEnv(
-        3, game="kanaloa", num_players=3, max_rounds=1, opponents="heuristic", seed=2
-    )
+    env = GpuVectorEnv(3, game="kanaloa", num_players=3, max_rounds=1, opponents="net", seed=2)
+    assert env._device_bot is None and env._bot is not None
     env.reset()
     done_any = False
     for _ in range(40):
