@@ -105,6 +105,23 @@ def test_a_warm_start_imitates_the_gpu_heuristic_then_the_critic_warms_up(tmp_pa
     )
 
 
+def test_kanaloa_against_its_heuristic_on_the_device(tmp_path: Path) -> None:
+    argv = ["--game", "kanaloa", "--num-players", "3", "--opponents", "heuristic"]
+    argv += ["--num-envs", "3", "--rollout-steps", "6", "--minibatch", "9", "--hidden", "8"]
+    argv += ["--eval-every", "18", "--eval-games", "3", "--clone-decisions", "18"]
+    done = _run(*argv, "--timesteps", "18", "--output-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    log = (tmp_path / "log.txt").read_text()
+    assert "warm start: 18 heuristic decisions played" in log
+    assert "evaluation at 18 decisions: greedy won" in log
+    from kanaloa_env.arena import run_tournament
+    from kanaloa_env.bots.policy_file import PolicyBot
+
+    bot = PolicyBot.load(str(tmp_path / "policy.npz"))
+    result = run_tournament([bot, "heuristic", "heuristic"], num_players=3, num_games=3, seed=0)
+    assert len(result.winner) == 3
+
+
 def test_ctrl_c_saves_a_checkpoint_and_exits_130(tmp_path: Path) -> None:
     argv = ["env", "NUMBA_ENABLE_CUDASIM=1", "NUMBA_DISABLE_JIT=1", sys.executable, SCRIPT]
     argv += [*TINY, "--timesteps", "100000", "--output-dir", str(tmp_path)]
