@@ -107,12 +107,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="start the actor from this policy file (ReLU, its layer sizes replace --hidden; "
         "no warm start)",
     )
-    p.add_argument(
-        "--critic-warmup",
-        type=int,
-        default=0,
-        help="learner decisions at the start of PPO that train only the critic",
-    )
     p.add_argument("--bc-epochs", type=int, default=4, help="warm-start epochs")
     p.add_argument("--bc-lr", type=float, default=1e-3, help="warm-start learning rate")
     p.add_argument("--timesteps", type=int, default=20_000_000, help="learner decisions")
@@ -173,6 +167,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def add_ppo_options(p: argparse.ArgumentParser) -> None:
     """The options of `ppo_update` and the advantages (also train_gpu_ppo.py's)."""
+    p.add_argument(
+        "--critic-warmup",
+        type=int,
+        default=0,
+        help="learner decisions at the start of PPO that train only the critic",
+    )
     p.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
     p.add_argument("--lr", type=float, default=3e-4, help="PPO learning rate at the start")
     p.add_argument("--clip", type=float, default=0.2, help="PPO ratio clip")

@@ -96,12 +96,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--clone-epochs", type=int, default=4, help="warm-start passes")
     p.add_argument("--clone-lr", type=float, default=1e-3, help="warm-start learning rate")
-    p.add_argument(
-        "--critic-warmup",
-        type=int,
-        default=0,
-        help="learner decisions at the start of PPO that train only the critic",
-    )
     args = p.parse_args(argv)
     try:
         args.hidden = layer_sizes(args.hidden, "--hidden")
