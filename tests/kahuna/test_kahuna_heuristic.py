@@ -368,15 +368,20 @@ def test_a_batch_decides_as_its_games_one_by_one() -> None:
 
 def test_the_full_state_and_its_public_view_give_the_same_decisions() -> None:
     """What the GPU's heuristic (which reads the full state on the device) relies on:
-    the bot reads the opponent's hand only through `known` and counts (K6.7, K12)."""
+    with `public`, the bot reads the opponent's hand only through `known` and counts
+    (K6.7, K12)."""
     state = _positions()
     seats = state.current_player.astype(np.int64)
     obs = np.zeros((state.batch_size, 1), dtype=np.float32)
     bot = HeuristicBot()
     rng = np.random.default_rng(0)
     from_view = bot.act(obs, state.legal.copy(), rng, view=public_view(state, seats), seats=seats)
-    from_full = bot.act(obs, state.legal.copy(), rng, view=state, seats=seats)
+    from_full = bot.act(obs, state.legal.copy(), rng, view=state, seats=seats, public=True)
     assert from_full.tolist() == from_view.tolist()
+    # The same bot reading the full state without `public` sees the opponent's hand (as
+    # the search's rollouts mean it to, in a sampled state), and plays differently.
+    peeking = bot.act(obs, state.legal.copy(), rng, view=state, seats=seats)
+    assert peeking.tolist() != from_view.tolist()
     # The opponent's unknown cards swapped for others of the same number: no change.
     other = state.copy()
     hands = other.hands.reshape(-1)
@@ -389,7 +394,7 @@ def test_the_full_state_and_its_public_view_give_the_same_decisions() -> None:
             hands[fo[i]] = known + (min(n, 2) | (max(n - 2, 0) << 2))
             changed += 1
     assert changed > 10
-    swapped = bot.act(obs, state.legal.copy(), rng, view=other, seats=seats)
+    swapped = bot.act(obs, state.legal.copy(), rng, view=other, seats=seats, public=True)
     assert swapped.tolist() == from_view.tolist()
 
 

@@ -2,10 +2,10 @@
 CPU bot's own `@njit` function, which numba-cuda compiles as a device function) run
 by a CUDA kernel, one thread a game, on the device state itself.
 
-The decision reads only what the player to act may know, from the full state as from
-its public view (K6.7, K12: the opponent's hand through `known` and its size; tested
-on the CPU in tests/kahuna/test_kahuna_heuristic.py), so no view is built on the
-device. Its work arrays are the thread's local memory where the CPU bot allocates
+The decision reads only what the player to act may know (`public`, K6.7, K12: the
+opponent's hand through `known` and its size), from the full state as from its public
+view (tested on the CPU in tests/kahuna/test_kahuna_heuristic.py), so no view is built
+on the device. Its work arrays are the thread's local memory where the CPU bot allocates
 them once per batch. Imported on first use (`Game.gpu_bot`), never by `import
 kanaloa_env`: it imports numba.cuda.
 """
@@ -16,7 +16,7 @@ import numba
 import numpy as np
 from numba import cuda
 
-from ...bots.gpu_bot import GpuBot
+from ...core.gpu_bot import GpuBot
 from ...core.gpu_kernels import CACHE
 from ...core.kahuna.constants import NUM_ISLANDS
 from .heuristic import _POWERS, HeuristicBot, _decide
@@ -36,7 +36,8 @@ def _decide_where(c, s, where, params, race, danger, powers, actions, n):  # typ
             cuda.local.array(NUM_ISLANDS, numba.float64),  # worth
         )
         seat = np.int64(s.current_player[g])
-        actions[g] = _decide(c, s, g, seat, s.legal[g], (params, race, danger, powers), work)
+        bot = (params, race, danger, powers, True)  # `public`: it reads the full state
+        actions[g] = _decide(c, s, g, seat, s.legal[g], bot, work)
 
 
 def gpu_heuristic(bot: HeuristicBot | None = None) -> GpuBot:

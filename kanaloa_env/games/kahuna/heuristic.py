@@ -183,6 +183,7 @@ class HeuristicBot:
         *,
         view: State | None = None,
         seats: np.ndarray | None = None,
+        public: bool = False,
         **kwargs: object,
     ) -> np.ndarray:
         """(b,) int64 legal actions for a batch of b decisions.
@@ -193,6 +194,11 @@ class HeuristicBot:
             rng: unused (the bot is deterministic); part of the protocol.
             view: `public_view(state, seats)` of the b games (never stepped).
             seats: (b,) the deciding seats, each game's `current_player`.
+            public: read `view` as the player to act sees it: the opponent's hand only
+                through its `known` cards and its size, so that `view` may be the full
+                state (as on the GPU, `gpu_heuristic`). False: read what `view` shows
+                (a public view; the search's rollouts pass a sampled full state, whose
+                opponent hand the rollout player then sees, on purpose).
 
         Raises:
             TypeError: `view` or `seats` is missing, or `seats` is not integers.
@@ -232,7 +238,8 @@ class HeuristicBot:
         f = masks.flags
         if not (f.c_contiguous and f.aligned and f.writeable):
             masks = masks.copy()  # (the form `_DECIDE` is compiled for)
-        args = (seats.astype(np.int64, copy=False), masks, params, race, danger, _POWERS, actions)
+        args = (seats.astype(np.int64, copy=False), masks, params, race, danger, _POWERS)
+        args = (*args, bool(public), actions)
         run_batch(_DECIDE(view), b, 1, view.config.rules, view.kernel_arrays(), *args)
         return actions
 
@@ -340,8 +347,8 @@ _POWERS = _power_table()
 
 
 @kernel
-def _decide_range(c, s, seats, masks, params, race, danger, powers, out, lo, hi):  # type: ignore[no-untyped-def]
-    bot = (params, race, danger, powers)
+def _decide_range(c, s, seats, masks, params, race, danger, powers, public, out, lo, hi):  # type: ignore[no-untyped-def]
+    bot = (params, race, danger, powers, public)
     work = _work_arrays()
     for i in range(lo, hi):
         out[i] = _decide(c, s, i, seats[i], masks[i], bot, work)
@@ -355,6 +362,7 @@ _DECIDE = Entry(
     types.float64[::1],
     types.float64[::1],
     types.Array(types.float32, 3, "C", readonly=True),  # _POWERS
+    types.boolean,  # public
     types.int64[::1],
 )
 
@@ -376,8 +384,9 @@ def _work_arrays():  # type: ignore[no-untyped-def]
 def _decide(c, s, g, seat, mask, bot, work):  # type: ignore[no-untyped-def]
     """The action of game g's player `seat`, to act: in PLAY the best card action while
     it gains enough, otherwise (and in DRAW) the end of the turn. `bot`: the parameters
-    (`params`, `race`, `danger`) and `_POWERS`; `work`: the work arrays (`cards`,
-    `facts`, `moment`, the terms of sums over the islands, `worth`)."""
+    (`params`, `race`, `danger`), `_POWERS` and `public` (`HeuristicBot.act`); `work`:
+    the work arrays (`cards`, `facts`, `moment`, the terms of sums over the islands,
+    `worth`)."""
     params = bot[0]
     cards, facts, moment = work[0], work[1], work[2]
     q = 1 - seat
@@ -385,11 +394,14 @@ def _decide(c, s, g, seat, mask, bot, work):  # type: ignore[no-untyped-def]
     mb, ob = np.int64(s.bridges[g, seat]), np.int64(s.bridges[g, q])
     ms, os_ = np.int64(s.stones[g, seat]), np.int64(s.stones[g, q])
     # What the player has not seen: neither in its hand or discards, nor known in the
-    # opponent's hand (K6.7), nor face up. Read so that the full state and its
-    # `public_view` give the same: the opponent's known cards, and its other cards
-    # counted, never looked at (the view moved them into `hidden_hand`).
-    theirs = np.int64(s.known[g, q])
-    hidden = s.hidden_hand[g, q] + num_cards(np.int64(s.hands[g, q])) - num_cards(theirs)
+    # opponent's hand (K6.7), nor face up.
+    if bot[4]:  # `public`: the known cards, the others counted, never looked at
+        theirs = np.int64(s.known[g, q])
+        hidden = np.int64(s.hidden_hand[g, q]) + num_cards(np.int64(s.hands[g, q]))
+        hidden -= num_cards(theirs)
+    else:  # what `s` shows
+        theirs = np.int64(s.hands[g, q])
+        hidden = np.int64(s.hidden_hand[g, q])
     seen = hand + np.int64(s.discard_up[g]) + np.int64(s.discard_down[g, seat])
     filled = 0
     for x in range(NUM_ISLANDS):
@@ -526,7 +538,7 @@ def _value(bot, work, mb, ob, ms, os_, hand):  # type: ignore[no-untyped-def]
     `mb`, the opponent's `ob` (line sets), stones `ms`, `os_` (island sets) and its hand
     `hand` (a count word); `work` holds what it knows and the moment of the game (see
     `_decide`)."""
-    params, race, danger, powers = bot
+    params, race, danger, powers = bot[0], bot[1], bot[2], bot[3]
     cards, facts, moment, terms, terms32 = work[0], work[1], work[2], work[3], work[4]
     spp, unseen, hidden = facts[_STONES], facts[_NUM_UNSEEN], facts[_HIDDEN]
     free = ~(mb | ob) & ALL_LINES

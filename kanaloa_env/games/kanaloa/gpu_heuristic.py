@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 from numba import cuda
 
-from ...bots.gpu_bot import GpuBot
+from ...core.gpu_bot import GpuBot
 from ...core.gpu_kernels import CACHE
 from ...core.kanaloa.constants import MAX_PLAYERS, NUM_CARD_TYPES, NUM_SUITS, NUM_TIKI
 from .heuristic import HeuristicBot, _decide_range

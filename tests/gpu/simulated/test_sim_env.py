@@ -176,8 +176,8 @@ def test_the_env_checks_its_arguments_and_actions() -> None:
 def test_the_heuristic_decides_on_the_device_as_on_the_cpu(name: str, options: dict) -> None:
     import importlib
 
-    from kanaloa_env.bots.gpu_bot import GpuBot
     from kanaloa_env.core import gpu
+    from kanaloa_env.core.gpu_bot import GpuBot
 
     game = get_game(name)
     assert game.gpu_bot(make_bot("random", game=game)) is None

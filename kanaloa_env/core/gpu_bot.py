@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.gpu import DeviceState, launch
+from .gpu import DeviceState, launch
 
 
 class GpuBot:
