@@ -238,8 +238,8 @@ class HeuristicBot:
         f = masks.flags
         if not (f.c_contiguous and f.aligned and f.writeable):
             masks = masks.copy()  # (the form `_DECIDE` is compiled for)
-        args = (seats.astype(np.int64, copy=False), masks, params, race, danger, _POWERS)
-        args = (*args, bool(public), actions)
+        seat_ids = seats.astype(np.int64, copy=False)
+        args = (seat_ids, masks, params, race, danger, _POWERS, bool(public), actions)
         run_batch(_DECIDE(view), b, 1, view.config.rules, view.kernel_arrays(), *args)
         return actions
 
