@@ -242,14 +242,6 @@ class Rollout:
         return flat
 
 
-def teacher_bot(game: Any) -> Any:
-    """The game's heuristic deciding on the GPU where the game gives it (`Game.gpu_bot`),
-    else None (then the warm start asks the CPU bot through a copy of the batch)."""
-    from kanaloa_env.bots import make_bot
-
-    return game.gpu_bot(make_bot("heuristic", game=game))
-
-
 def warm_start(
     actor: Any,
     game: Any,
@@ -266,9 +258,8 @@ def warm_start(
     import torch
 
     from kanaloa_env.bots import make_bot
-    from kanaloa_env.bots.call import bot_actions
     from kanaloa_env.core import gpu
-    from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
+    from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv, bot_player
 
     t0 = time.perf_counter()
     env = GpuVectorEnv(
@@ -285,17 +276,13 @@ def warm_start(
     store_obs = torch.empty((T * N, env.engine.obs_dim), dtype=torch.float32, device=device)
     store_mask = torch.empty((T * N, env.engine.num_actions), dtype=torch.bool, device=device)
     store_act = torch.empty(T * N, dtype=torch.int64, device=device)
-    teacher = teacher_bot(game)
+    # The game's heuristic, on the device where the game gives it a GPU form.
+    teacher = bot_player(game, make_bot("heuristic", game=game), np.random.default_rng(args.seed))
     cuda = gpu.cuda_module()
     everywhere = cuda.to_device(np.ones(N, bool))
     out = cuda.to_device(np.zeros(N, np.int64))
-    cpu_bot, rng = make_bot("heuristic", game=game), np.random.default_rng(args.seed)
     for t in range(T):
-        if teacher is not None:
-            teacher.actions(env.state, everywhere, out)
-            a = gpu.as_torch(out)
-        else:
-            a = torch.from_numpy(bot_actions(cpu_bot, game, env.state.to_host(), rng)).to(device)
+        a = gpu.as_torch(teacher.actions(env.state, everywhere, out))
         rows = slice(t * N, (t + 1) * N)
         store_obs[rows].copy_(obs)
         store_mask[rows].copy_(env.action_masks())

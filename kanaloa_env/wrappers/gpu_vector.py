@@ -122,7 +122,7 @@ class GpuVectorEnv:
         self.opponents = opponents
         self._random = isinstance(opponents, str) and opponents == "random"
         self._bot: Any = None
-        self._device_bot: Any = None
+        self._bot_player: Any = None
         self._policy: Callable[[Any, Any], Any] | None = None
         if not self._random:
             if callable(opponents) and not hasattr(opponents, "act"):
@@ -131,7 +131,6 @@ class GpuVectorEnv:
                 from ..bots.registry import make_bot
 
                 self._bot = make_bot(opponents, game=self.game)
-                self._device_bot = self.game.gpu_bot(self._bot)
         self.state: gpu.DeviceState | None = None
 
     # ---- the episode API ------------------------------------------------------------
@@ -157,7 +156,8 @@ class GpuVectorEnv:
         self._obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_actions = cuda.to_device(np.zeros(N, np.int64))
-        self._bot_rng = np.random.default_rng(self.seed)
+        if self._bot is not None:
+            self._bot_player = bot_player(self.game, self._bot, np.random.default_rng(self.seed))
         self._play_opponents()
         if self._out.copy_to_host()[:, _ENDED].any():
             raise RuntimeError("a game ended before the learner's first decision")
@@ -298,15 +298,34 @@ class GpuVectorEnv:
             if bad:
                 raise ValueError(f"the opponent policy chose {bad} illegal actions")
             return actions
-        if self._device_bot is not None:
-            return self._device_bot.actions(state, self._pending, self._opp_actions)
+        return self._bot_player.actions(state, self._pending, self._opp_actions)
+
+
+def bot_player(game: Game[Any, Any], bot: Any, rng: np.random.Generator) -> Any:
+    """`bot` playing the games of a `DeviceState`: an object with `actions(state, where,
+    out)` that writes the bot's action for the player to act in every game flagged in
+    the (B,) bool device array `where` into the (B,) int64 device array `out` (others
+    left as they were) and returns `out`. On the device where the game gives the bot a
+    GPU form (`Game.gpu_bot`), else through a copy of the batch to the host (`rng`: the
+    CPU bot's random generator)."""
+    on_device = game.gpu_bot(bot)
+    return on_device if on_device is not None else _HostBotPlayer(game, bot, rng)
+
+
+class _HostBotPlayer:
+    """A CPU bot playing device games through host copies (`bot_player`)."""
+
+    def __init__(self, game: Game[Any, Any], bot: Any, rng: np.random.Generator) -> None:
+        self.game, self.bot, self.rng = game, bot, rng
+
+    def actions(self, state: gpu.DeviceState, where: Any, out: Any) -> Any:
         from ..bots.call import bot_actions
 
-        host = state.to_host()
-        rows = np.flatnonzero(self._pending.copy_to_host())
-        actions = np.zeros(self.num_envs, np.int64)
-        actions[rows] = bot_actions(self._bot, self.game, host, self._bot_rng, rows=rows)
-        return gpu.to_device_array(actions)
+        rows = np.flatnonzero(where.copy_to_host())
+        actions = out.copy_to_host()
+        actions[rows] = bot_actions(self.bot, self.game, state.to_host(), self.rng, rows=rows)
+        out.copy_to_device(actions)
+        return out
 
 
 def _is_tensor(value: object) -> bool:

@@ -219,8 +219,8 @@ def test_the_heuristic_decides_on_the_device_as_on_the_cpu(name: str, options: d
 
 def test_a_cpu_bot_plays_the_opponents_through_the_host() -> None:
     env = GpuVectorEnv(3, game="kanaloa", num_players=3, max_rounds=1, opponents="net", seed=2)
-    assert env._device_bot is None and env._bot is not None
     env.reset()
+    assert type(env._bot_player).__name__ == "_HostBotPlayer"
     done_any = False
     for _ in range(40):
         obs, reward, done, info = env.step(_first_legal(env.action_masks()))
