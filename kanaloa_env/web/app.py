@@ -186,11 +186,9 @@ class _SecurityHeaders:
     """Add `_SECURITY_HEADERS` to every answer that does not set its own (the outermost
     layer: pages, API, static files, 404 and 405, errors)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, state: Any) -> None:
         self.app = app
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.app, name)  # the Starlette app's `state`, `routes`, ...
+        self.state = state  # the Starlette app's: store, catalogue, limits
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -436,4 +434,4 @@ def create_app(
     app.state.limits = lim
     # Outermost first: every answer, the host check's and Starlette's own included, gets
     # the security headers.
-    return _SecurityHeaders(_HostCheck(app, list(allowed_hosts)))
+    return _SecurityHeaders(_HostCheck(app, list(allowed_hosts)), app.state)
