@@ -1,6 +1,6 @@
 """What opening one game of a large uploaded record file costs the web server.
 
-    python benchmarks/bench_web_upload.py               # 38,362 short Kahuna games, 28 MiB
+    python benchmarks/bench_web_upload.py               # 38,362 short Kahuna games, 27.7 MiB
     python benchmarks/bench_web_upload.py --games 1000
 
 Builds a record file of `--games` Kahuna games (one game among random bots cut to its
@@ -26,7 +26,7 @@ import urllib.request
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=38_362, help="games in the file")
-    ap.add_argument("--decisions", type=int, default=7, help="decisions of each game")
+    ap.add_argument("--decisions", type=int, default=9, help="decisions of each game")
     ap.add_argument("--index", type=int, default=None, help="the game opened (default last)")
     args = ap.parse_args(argv)
     from kanaloa_env.bots import make_bot
