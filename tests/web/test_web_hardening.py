@@ -566,3 +566,29 @@ def test_a_limit_that_is_not_positive_exits_2() -> None:
         timeout=120,
     )
     assert proc.returncode == 2 and "--max-games must be positive" in proc.stderr
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_games_with_network_bots_share_one_copy_of_the_weights() -> None:
+    pytest.importorskip("torch")
+    proc, base = _start_server()
+    try:
+        c = Client(base)
+        table = {"game": "kanaloa", "num_players": 5, "bots": ["net"] * 5}
+        assert c.post("/api/live", {**table, "seed": 0}).status == 200
+        first = _rss_mb(proc.pid)  # torch, the engine and the weights are in
+        for seed in range(1, 13):
+            assert c.post("/api/live", {**table, "seed": seed}).status == 200
+        # A copy of the weights a seat (the three Kanaloa networks, in numpy and torch)
+        # was about 9 MB: 12 games x 5 seats would be 500 MB more.
+        assert _rss_mb(proc.pid) - first < 60
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
