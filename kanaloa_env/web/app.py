@@ -40,7 +40,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
@@ -52,7 +52,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .limits import Limits
-from .session import Catalogue, ServerFull, Session, SessionStore, WebError, png_bytes
+from .session import (
+    Catalogue,
+    ServerFull,
+    Session,
+    SessionStore,
+    WebError,
+    ascii_int,
+    png_bytes,
+)
 
 __all__ = ["TAB_HEADER", "create_app"]
 
@@ -84,7 +92,7 @@ def _static_dir() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 
 
-def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def _error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
@@ -327,8 +335,7 @@ def create_app(
                     raise WebError(f"the record is not a text (UTF-8) file: {e.reason}") from None
                 q = request.query_params
                 name: object = q.get("name") or "uploaded record"
-                index: object = q.get("index", "0")
-                index = int(index) if index.isascii() and index.isdigit() else index
+                index: object = ascii_int(q.get("index", "0"))
             else:
                 b = _json_object(data)
                 del data
