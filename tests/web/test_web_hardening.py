@@ -540,7 +540,7 @@ def test_sigterm_stops_the_server_cleanly_and_a_body_of_numbers_costs_little() -
             assert resp.status == 200
         if os.path.exists(f"/proc/{proc.pid}/status"):
             before = _peak_rss_mb(proc.pid)
-            # 32 MiB of numbers: parsed, the JSON would take about 450 MB more.
+            # 32 MiB of numbers: parsed, they would take many times their size.
             body = b'{"text": "x", "n": [' + b"1," * (16 * 2**20 - 20) + b"1]}"
             r = Client(base).request(
                 "POST", "/api/replay", body, {"Content-Type": "application/json"}
