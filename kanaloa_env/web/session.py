@@ -12,8 +12,12 @@ JSON and pictures.
 - `Session`: one game in the page: `"play"` (a human at one seat, bots at the others),
   `"live"` (bots only, one move per `advance`) or `"replay"` (a record, checked on
   replay). It keeps every position, so any step can be shown again.
-- `SessionStore`: the sessions of the server, the least recently used dropped beyond
-  `MAX_SESSIONS`.
+- `SessionStore`: the sessions of the server, kept per client (a browser tab):
+  `MAX_SESSIONS` a client, `MAX_SESSIONS_TOTAL` in all (docs/web.md).
+
+Network bots share one copy of each policy file's weights per process
+(`shared_policy_bot`), and a record file's games are counted, only the one shown built
+(`kanaloa_env.records.RecordIndex`).
 
 Bad input from the page (an unknown bot, an illegal move, a malformed record) raises
 `WebError`, whose message the page shows.
@@ -63,6 +67,7 @@ __all__ = [
     "WebError",
     "ascii_int",
     "png_bytes",
+    "shared_policy_bot",
 ]
 
 #: The longest game a session plays or replays, in decisions.
