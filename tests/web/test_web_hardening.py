@@ -592,3 +592,29 @@ def test_games_with_network_bots_share_one_copy_of_the_weights() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def _bench(*args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_the_memory_benchmark_runs_at_a_tiny_size() -> None:
+    out = _bench(
+        "benchmarks/bench_web_memory.py", "--games", "2", "--players", "3", "--bot", "random",
+        "--moves", "3",
+    )  # fmt: skip
+    lines = out.splitlines()
+    assert lines[0].startswith("server started:") and "MB resident" in lines[0]
+    assert lines[1].startswith("2 games opened:") and "3 x random" in lines[1]
+    assert lines[2].startswith("2 games played:") and "(6 decisions in" in lines[2]
+
+
+def test_the_upload_benchmark_runs_at_a_tiny_size() -> None:
+    out = _bench("benchmarks/bench_web_upload.py", "--games", "40", "--index", "7")
+    assert out.splitlines()[0].startswith("40 games, ") and "opening game 7" in out
+    for what in ("every game built", "indexed", "POST /api/replay"):
+        assert what in out
