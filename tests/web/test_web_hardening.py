@@ -547,6 +547,16 @@ def test_sigterm_stops_the_server_cleanly_and_a_body_of_numbers_costs_little() -
             )
             assert r.status == 400 and "JSON values" in r.json()["error"]
             assert _peak_rss_mb(proc.pid) - before < 150
+            # 25 MiB of a string full of escapes (a record's quotes, in JSON) is counted
+            # without a regular expression's backtracking (which took 600 MB here).
+            line = json.dumps({"step": 0, "player": 1, "action": 17, "name": 'a "b" \\'})
+            body = json.dumps({"text": "\n".join([line] * 340_000)}).encode()
+            assert len(body) > 25 * 2**20
+            r = Client(base).request(
+                "POST", "/api/replay", body, {"Content-Type": "application/json"}
+            )
+            assert r.status == 400 and "must start with a kanaloa-record header" in r.text
+            assert _peak_rss_mb(proc.pid) - before < 250
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
     finally:
