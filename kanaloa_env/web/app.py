@@ -108,7 +108,7 @@ def _mib(n: int) -> str:
     return f"{n / 2**20:g} MiB" if n >= 2**20 else f"{n / 2**10:g} KiB"
 
 
-async def _raw_body(request: Request, limit: int) -> bytes:
+async def _raw_body(request: Request, limit: int) -> bytearray:
     """The request's body, at most `limit` bytes (413 beyond: refused from its
     Content-Length before it is read, and counted as it arrives, whatever that said)."""
     declared = request.headers.get("content-length", "")
@@ -123,7 +123,7 @@ async def _raw_body(request: Request, limit: int) -> bytes:
             raise _HttpError(
                 413, f"the request is larger than {_mib(limit)}, the most this server takes"
             )
-    return bytes(data)
+    return data  # not copied into bytes: the largest is an upload's size
 
 
 def _media_type(request: Request) -> str:
@@ -137,7 +137,7 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
     return _json_object(await _raw_body(request, limit))
 
 
-def _json_values(data: bytes) -> int:
+def _json_values(data: bytes | bytearray) -> int:
     """About how many values a JSON text holds (its strings, and the commas, brackets and
     braces outside them), counted at C speed without parsing it: a body whose parse would
     build millions of objects is refused by its count first."""
@@ -152,7 +152,7 @@ def _json_values(data: bytes) -> int:
     return strings + sum(outside.count(c) for c in (b",", b"[", b"{"))
 
 
-def _json_object(data: bytes) -> dict[str, Any]:
+def _json_object(data: bytes | bytearray) -> dict[str, Any]:
     """A request body's JSON object, refused before it is parsed if it holds more than
     `_MAX_JSON_VALUES` values (`_json_values`)."""
     if _json_values(data) > _MAX_JSON_VALUES:
