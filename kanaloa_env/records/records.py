@@ -58,6 +58,7 @@ __all__ = [
     "FORMAT_VERSION",
     "Decision",
     "GameRecord",
+    "RecordIndex",
     "Recorder",
     "ReplayError",
     "ReplayStep",
@@ -304,9 +305,11 @@ class GameRecord:
         return rec
 
 
-def _parse_lines(lines: Iterable[str], source: str) -> list[GameRecord]:
+def _parse_lines(lines: Iterable[str], source: str, first_line: int = 1) -> list[GameRecord]:
+    """The games of a record file's lines; `first_line` numbers the first of them (for
+    the messages of a part of a file)."""
     records: list[GameRecord] = []
-    for lineno, text in enumerate(lines, start=1):
+    for lineno, text in enumerate(lines, start=first_line):
         if not text.strip():
             continue
         where = f"{source} line {lineno}"
@@ -369,6 +372,72 @@ def parse_records(text: str, source: str = "record") -> list[GameRecord]:
     if not records:
         raise ValueError(f"{source}: no game records in it")
     return records
+
+
+def _starts_a_game(line: str) -> bool:
+    """Whether a line is a header line (`_parse_lines` starts a game there: a JSON object
+    with the key "format"), read only where it can be one.
+
+    A key decodes to "format" only if the line holds `"format"` or a `\\u` escape (no
+    other JSON escape gives a letter), so other lines are not parsed at all.
+    """
+    if '"format"' not in line and "\\u" not in line:
+        return False
+    try:
+        obj = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return False  # not a header; the game holding it reports it when it is built
+    return isinstance(obj, dict) and "format" in obj
+
+
+class RecordIndex:
+    """The games of a record file's text (untrusted), found without building them: count
+    them, then build only the one to show.
+
+    `RecordIndex(text)[i]` is `parse_records(text)[i]` for a well-formed text, but only
+    game `i`'s lines are checked and built, so a large file costs a scan of its lines
+    plus one game; a fault in another game is reported when that game is built.
+
+    Raises:
+        TypeError: `text` is not a str.
+        ValueError: naming `source` and the line: the text holds no game, or its first
+            line that is not blank is not a header.
+    """
+
+    def __init__(self, text: str, source: str = "record") -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"a record's text must be a str, got {type(text).__name__}")
+        self.source = source
+        self._lines = text.splitlines()  # the lines parse_records numbers
+        self._starts = [k for k, line in enumerate(self._lines) if _starts_a_game(line)]
+        first = next((k for k, line in enumerate(self._lines) if line.strip()), None)
+        if first is None:
+            raise ValueError(f"{source}: no game records in it")
+        if not self._starts or first < self._starts[0]:
+            # Not a header: _parse_lines says what is wrong with it, as parse_records does.
+            _parse_lines(self._lines[first : first + 1], source, first + 1)
+            raise ValueError(f"{source} line {first + 1}: the file must start with a header")
+
+    def __len__(self) -> int:
+        """The number of games in the text."""
+        return len(self._starts)
+
+    def __getitem__(self, i: int) -> GameRecord:
+        """Game `i` (from 0), built and checked line by line as `parse_records` does.
+
+        Raises:
+            ValueError: `i` is not a game of the text, or the game is malformed (naming
+                its line in the text).
+        """
+        if not _is_int(i) or not 0 <= i < len(self._starts):
+            raise ValueError(
+                f"{self.source} holds {plural(len(self), 'game')}; the game index must be in "
+                f"0..{len(self) - 1}, got {i!r}"
+            )
+        start = self._starts[i]
+        end = self._starts[i + 1] if i + 1 < len(self._starts) else len(self._lines)
+        (record,) = _parse_lines(self._lines[start:end], self.source, start + 1)
+        return record
 
 
 @renamed_keyword("game", "i")

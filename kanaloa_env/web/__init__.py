@@ -18,7 +18,9 @@ address, and the command says what that exposes); records from the page are
 untrusted input, checked as the replay command checks them, and a bad one gives a
 message in the page; the page can read only `*.jsonl` files inside the `--records`
 folders and can seat only named bots and the `--policy` files, which are weights
-only (`.npz`): no pickled model is ever loaded.
+only (`.npz`): no pickled model is ever loaded. What one request, one browser tab and
+all of them may take is bounded, each bound a flag (`kanaloa_env.web.limits`,
+docs/web.md).
 
 `kanaloa_env.web.session` holds the games and views (no web framework), and
 `kanaloa_env.web.app` the routes (Starlette); the page is plain HTML, SVG and

@@ -49,18 +49,25 @@ def chromium_launch_options() -> dict[str, Any]:
 
 
 @contextmanager
-def serve_in_thread(app: Any, timeout: float = 60.0) -> Iterator[str]:
-    """Serve `app` with uvicorn on a free loopback port until the block ends; yields the
-    base address, "http://127.0.0.1:PORT".
+def serve_in_thread(app: Any, timeout: float = 60.0, limits: Any = None) -> Iterator[str]:
+    """Serve `app` with uvicorn on a free loopback port until the block ends, configured
+    as `python -m kanaloa_env.web` configures it (`timeouts.uvicorn_config`; `limits`:
+    default the app's own, else `Limits()`); yields the base address,
+    "http://127.0.0.1:PORT".
 
     Raises:
         RuntimeError: the server did not start within `timeout` seconds.
     """
     import uvicorn
 
+    from .timeouts import uvicorn_config
+
+    if limits is None:
+        state = getattr(app, "state", None)
+        limits = getattr(state, "limits", None)
     sock = socket.create_server(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn_config(app, limits))
     # uvicorn installs signal handlers only in the main thread; here it runs without.
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

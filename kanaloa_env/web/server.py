@@ -1,17 +1,24 @@
 """`python -m kanaloa_env.web`: serve the page (see `kanaloa_env.web`) with uvicorn.
 
-Prints the address to open, serves until Ctrl-C (or SIGTERM), then says so and exits 0.
-Exit status 2 for a bad command line (a policy file that is not a readable `.npz`, a
-record folder that does not exist, a port in use) or a missing `web` extra.
+Prints the address to open, serves until Ctrl-C (SIGINT) or SIGTERM, then says so and
+exits 0: requests under way get 5 s to finish. Exit status 2 for a bad command line (a
+policy file that is not a readable `.npz`, a record folder that does not exist, a port
+in use, a limit that is not positive) or a missing `web` extra. The limits on what a
+request, a page and all pages may take are flags (`limits.FLAGS`, docs/web.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import ipaddress
+import signal
 import socket
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+from .limits import FLAGS, Limits
 
 __all__ = ["exposure_warning", "main"]
 
@@ -72,7 +79,46 @@ def _build_parser() -> argparse.ArgumentParser:
         help="a policy file (.npz, weights only) the page may seat as a bot; repeat for "
         "more. Model .zip files are refused: they are unpickled when they load",
     )
+    limits = ap.add_argument_group("limits (docs/web.md)")
+    defaults = Limits()
+    for flag, name, unit, scale, text in FLAGS:
+        default = getattr(defaults, name) / scale
+        limits.add_argument(
+            flag,
+            type=float,
+            default=default,
+            metavar=unit.upper().replace(" ", "_"),
+            help=f"{text} (default {default:g} {unit})",
+        )
     return ap
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The `Limits` the command line's flags give.
+
+    Raises:
+        ValueError: a limit that is not positive, or more games per tab than in all.
+    """
+    values: dict[str, Any] = {}
+    for flag, name, _, scale, _ in FLAGS:
+        value = getattr(args, flag.lstrip("-").replace("-", "_")) * scale
+        kind = type(getattr(Limits, name))
+        if kind is int:
+            if value != int(value):
+                raise ValueError(f"{flag} must be a whole number, got {value / scale:g}")
+            value = int(value)
+        if not value > 0:
+            raise ValueError(f"{flag} must be positive, got {value / scale:g}")
+        values[name] = value
+    return dataclasses.replace(Limits(), **values)
+
+
+class _Stop(Exception):
+    """SIGTERM, raised where the server stops (as Ctrl-C raises KeyboardInterrupt)."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise _Stop
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,9 +128,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.port < 65536:
         ap.error(f"--port must be in 0..65535, got {args.port}")
     try:
+        limits = limits_of(args)
+    except ValueError as e:
+        ap.error(str(e))
+    try:
         import uvicorn
 
         from .app import create_app
+        from .timeouts import uvicorn_config
     except ImportError as e:
         print(
             f"python -m kanaloa_env.web needs the 'web' extra ({e}): "
@@ -95,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .session import Catalogue
 
     try:
-        catalogue = Catalogue.from_paths(args.policy, args.records)
+        catalogue = Catalogue.from_paths(args.policy, args.records, limits.max_record_bytes)
     except ValueError as e:
         ap.error(str(e))
     warning = exposure_warning(args.host, args.port, args.records)
@@ -112,20 +163,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     hosts = list(_LOCAL) if local else ["*"]
     if not local and args.host not in ("0.0.0.0", "::"):
         hosts = [args.host, *_LOCAL]
-    app = create_app(catalogue, allowed_hosts=hosts)
+    app = create_app(catalogue, allowed_hosts=hosts, limits=limits)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     if args.host in ("0.0.0.0", "::"):
         shown = "127.0.0.1" if args.host == "0.0.0.0" else "[::1]"
     print(f"kanaloa_env web: open http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
-    server = uvicorn.Server(
-        # Ctrl-C: requests under way get 5 s to finish (they take milliseconds).
-        uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=5)
-    )
+    # Ctrl-C or SIGTERM: requests under way get 5 s to finish (they take milliseconds).
+    server = uvicorn.Server(uvicorn_config(app, limits, timeout_graceful_shutdown=5))
+    # uvicorn catches both signals, stops, then raises them again with the handlers it
+    # found: Ctrl-C's raises KeyboardInterrupt, and this one _Stop (the default would end
+    # the process by the signal, before the line below).
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled
+    except (KeyboardInterrupt, _Stop):
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         sock.close()
     print("kanaloa_env web: stopped", flush=True)
     return 0

@@ -12,8 +12,12 @@ JSON and pictures.
 - `Session`: one game in the page: `"play"` (a human at one seat, bots at the others),
   `"live"` (bots only, one move per `advance`) or `"replay"` (a record, checked on
   replay). It keeps every position, so any step can be shown again.
-- `SessionStore`: the sessions of the server, the least recently used dropped beyond
-  `MAX_SESSIONS`.
+- `SessionStore`: the sessions of the server, kept per client (a browser tab):
+  `MAX_SESSIONS` a client, `MAX_SESSIONS_TOTAL` in all (docs/web.md).
+
+Network bots share one copy of each policy file's weights per process
+(`shared_policy_bot`), and a record file's games are counted, only the one shown built
+(`kanaloa_env.records.RecordIndex`).
 
 Bad input from the page (an unknown bot, an illegal move, a malformed record) raises
 `WebError`, whose message the page shows.
@@ -25,8 +29,11 @@ import argparse
 import collections
 import io
 import os
+import re
 import secrets
+import stat
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,37 +45,53 @@ from ..games.protocol import Game
 from ..records import (
     GameRecord,
     Recorder,
+    RecordIndex,
     ReplayError,
     bot_action,
     describe_step,
-    parse_records,
     replay,
 )
+from .limits import GAME_IDLE_SECONDS, MAX_RECORD_BYTES, MAX_SESSIONS, MAX_SESSIONS_TOTAL
 
 __all__ = [
+    "GAME_IDLE_SECONDS",
     "MAX_RECORD_BYTES",
     "MAX_SESSIONS",
+    "MAX_SESSIONS_TOTAL",
     "MAX_STEPS",
     "Catalogue",
     "PolicyEntry",
+    "ServerFull",
     "Session",
     "SessionStore",
     "WebError",
+    "ascii_int",
     "png_bytes",
+    "shared_policy_bot",
 ]
 
-#: The most sessions the server keeps (each holds every position of its game).
-MAX_SESSIONS = 32
 #: The longest game a session plays or replays, in decisions.
 MAX_STEPS = 20_000
-#: The largest record file the page may open or upload.
-MAX_RECORD_BYTES = 32 * 1024 * 1024
 RECORD_SUFFIX = ".jsonl"
 _MAX_LISTED = 500  # record files listed per folder
+_ASCII_INT = re.compile(r"[0-9]+")
 
 
 class WebError(ValueError):
     """A request the server cannot serve; the message is shown in the page."""
+
+
+class ServerFull(WebError):
+    """The server holds as many games as it may, none of them idle: a new one must wait."""
+
+
+def ascii_int(value: object) -> object:
+    """`value` as an int if it is a string of ASCII digits ("12"), else `value` unchanged
+    (the caller's check then names what is allowed). Other digits ("²", "３", "٣") are
+    not numbers here: `str.isdigit` takes them and `int` takes some of them."""
+    if isinstance(value, str) and _ASCII_INT.fullmatch(value):
+        return int(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -86,6 +109,65 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         raise WebError(message)
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:g} MiB"
+
+
+class _SharedPolicyBots:
+    """Policy bots (`PolicyBot`: a policy file's weights and their torch network) built
+    once per process and shared by every seat of every game that seats them.
+
+    A `PolicyBot` keeps nothing between calls (the caller's generator draws its
+    random numbers), so one serves any number of seats and threads. Its weights are
+    made read-only, and a file changed on disk (another size or modification time) is
+    loaded again, replacing the old bot for new seats.
+    """
+
+    def __init__(self) -> None:
+        self._bots: dict[tuple[str, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _file_key(path: str) -> tuple[str, int, int]:
+        st = os.stat(path)
+        return (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+
+    def get(self, paths: Sequence[str], name: str | None = None) -> Any:
+        """The shared bot playing the policy files `paths` (named `name`, default the
+        first file's name).
+
+        Raises:
+            ValueError: a file cannot be read or is not a policy file.
+            ImportError: torch is not installed.
+        """
+        from ..bots.policy_file import PolicyBot
+
+        spec = (name or "", *paths)
+        try:
+            key = tuple(self._file_key(p) for p in paths)
+        except OSError as e:
+            raise ValueError(f"cannot read {e.filename}: {e.strerror}") from None
+        with self._lock:  # one load at a time: two seats never load one file twice
+            held = self._bots.get(spec)
+            if held is not None and held[0] == key:
+                return held[1]
+            bot = PolicyBot.load(list(paths), name=name)
+            for weights in bot.weights.values():
+                for w, b in weights.layers:
+                    w.flags.writeable = False
+                    b.flags.writeable = False
+            self._bots[spec] = (key, bot)
+            return bot
+
+
+_POLICY_BOTS = _SharedPolicyBots()
+
+
+def shared_policy_bot(paths: Sequence[str], name: str | None = None) -> Any:
+    """The process's one `PolicyBot` for the policy files `paths` (see `_SharedPolicyBots`)."""
+    return _POLICY_BOTS.get(paths, name)
 
 
 def _option_parser(game: Game[Any, Any]) -> _Parser:
@@ -157,8 +239,8 @@ def _seed(value: object) -> int:
     """The page's seed, or a fresh one when it gives none."""
     if value is None or value == "":
         return secrets.randbelow(2**31)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = ascii_int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
         raise WebError(f"a seed is an int in 0..2**63-1, got {value!r}")
     return value
@@ -176,17 +258,22 @@ class Catalogue:
 
     policies: list[PolicyEntry] = field(default_factory=list)
     record_dirs: list[str] = field(default_factory=list)
+    max_record_bytes: int = MAX_RECORD_BYTES
 
     @classmethod
-    def from_paths(cls, policies: Sequence[str] = (), record_dirs: Sequence[str] = ()) -> Catalogue:
+    def from_paths(
+        cls,
+        policies: Sequence[str] = (),
+        record_dirs: Sequence[str] = (),
+        max_record_bytes: int = MAX_RECORD_BYTES,
+    ) -> Catalogue:
         """Check the command line's files: each policy must be a readable policy file
-        (`.npz`, loaded without pickle); each record folder must exist.
+        (`.npz`, loaded without pickle); each record folder must exist. Record files
+        larger than `max_record_bytes` are refused when the page opens them.
 
         Raises:
             ValueError: naming the file or folder and what is wrong with it.
         """
-        from ..bots.policy_file import PolicyBot
-
         entries: list[PolicyEntry] = []
         for path in policies:
             if not str(path).endswith(".npz"):
@@ -197,7 +284,7 @@ class Catalogue:
             if not os.path.isfile(path):
                 raise ValueError(f"--policy {path}: no such file")
             try:
-                bot = PolicyBot.load(path)
+                bot = shared_policy_bot([path])
             except (ImportError, ValueError) as e:
                 raise ValueError(f"--policy {path}: {e}") from None
             label = os.path.basename(path)[: -len(".npz")]
@@ -212,7 +299,7 @@ class Catalogue:
             if not os.path.isdir(d):
                 raise ValueError(f"--records {d}: no such folder")
             dirs.append(os.path.realpath(d))
-        return cls(entries, dirs)
+        return cls(entries, dirs, max_record_bytes)
 
     # ---- games and bots --------------------------------------------------------------
 
@@ -253,11 +340,12 @@ class Catalogue:
             raise WebError(
                 f"unknown bot {name!r} for {game.title}; the bots are {self.bot_names(game)}"
             )
-        spec: str = name
-        if name.startswith("file:"):
-            spec = next(p.path for p in self.policies if f"file:{p.label}" == name)
         try:
-            bot = make_bot(spec, game)
+            bot = self._shared_bot(game, name)
+            if bot is None:
+                bot = make_bot(name, game)
+        except ImportError as e:
+            raise WebError(f"cannot make bot {name!r}: {e}") from None
         except (TypeError, ValueError) as e:
             raise WebError(f"cannot make bot {name!r}: {e}") from None
         sizes = getattr(bot, "num_players", None)
@@ -268,26 +356,78 @@ class Catalogue:
             )
         return bot, name
 
+    def _shared_bot(self, game: Game[Any, Any], name: str) -> Any:
+        """The bot `name` built on the process's shared policy bots (`shared_policy_bot`)
+        where it plays policy files: a `file:` bot, "net" (the game's shipped files) and
+        "guided" (the search guided by them); None for the others (`make_bot` builds
+        those, each seat its own)."""
+        from ..bots.policy_file import shipped_paths
+
+        if name.startswith("file:"):
+            entry = next(p for p in self.policies if f"file:{p.label}" == name)
+            bot = shared_policy_bot([entry.path])
+            if bot.game != game.name:
+                raise ValueError(f"policy file {entry.path!r} plays {bot.game}, not {game.name}")
+            return bot
+        if name not in ("net", "guided") or name in game.bot_factories():
+            return None  # the game's own bot of that name
+        paths = list(shipped_paths(game).values())
+        if not paths:
+            return None  # make_bot explains
+        net = shared_policy_bot(paths, name="net")
+        if name == "net":
+            return net
+        from ..bots.search import guided_search
+
+        return guided_search(game, guide=net)
+
     # ---- record files ------------------------------------------------------------------
 
     def record_files(self) -> list[dict[str, Any]]:
         """The record files (`*.jsonl`) in the allowed folders: folder index, path
-        relative to it, size in bytes."""
-        out = []
+        relative to it, size in bytes (at most `_MAX_LISTED` a folder)."""
+        return self.record_listing()[0]
+
+    def record_listing(self) -> tuple[list[dict[str, Any]], int]:
+        """(`record_files()`, how many more record files the folders hold, not listed
+        beyond `_MAX_LISTED` a folder).
+
+        A record file is a regular file `*.jsonl` inside its folder once links are
+        followed: a link out of the folder, a dangling link, a link loop or an entry
+        that vanishes while the folder is read is skipped, never an error.
+        """
+        out: list[dict[str, Any]] = []
+        not_listed = 0
         for k, root in enumerate(self.record_dirs):
             found = 0
             for here, dirs, files in os.walk(root):
                 dirs.sort()
                 for name in sorted(files):
-                    if not name.endswith(RECORD_SUFFIX) or found >= _MAX_LISTED:
+                    if not name.endswith(RECORD_SUFFIX):
                         continue
                     full = os.path.join(here, name)
-                    if self._inside(full, root) is None:
-                        continue  # a link out of the folder
+                    size = self._record_size(full, root)
+                    if size is None:
+                        continue
+                    if found >= _MAX_LISTED:
+                        not_listed += 1
+                        continue
                     rel = os.path.relpath(full, root).replace(os.sep, "/")
-                    out.append({"folder": k, "path": rel, "bytes": os.path.getsize(full)})
+                    out.append({"folder": k, "path": rel, "bytes": size})
                     found += 1
-        return out
+        return out, not_listed
+
+    @classmethod
+    def _record_size(cls, path: str, root: str) -> int | None:
+        """The size of `path` if it is a regular file inside `root` (links followed),
+        else None."""
+        if cls._inside(path, root) is None:
+            return None  # a link out of the folder
+        try:
+            st = os.stat(path)  # a dangling link or a loop raises
+        except OSError:
+            return None
+        return st.st_size if stat.S_ISREG(st.st_mode) else None
 
     @staticmethod
     def _inside(path: str, root: str) -> str | None:
@@ -313,13 +453,18 @@ class Catalogue:
         real = self._inside(os.path.join(root, path), root)
         if real is None or os.path.isabs(path):
             raise WebError(f"{path!r} is not inside the record folder")
-        if not os.path.isfile(real):
+        size = self._record_size(real, root)
+        if size is None:
             raise WebError(f"no record file {path!r} in the record folder")
-        if os.path.getsize(real) > MAX_RECORD_BYTES:
-            raise WebError(f"{path}: larger than {MAX_RECORD_BYTES // 2**20} MiB")
+        if size > self.max_record_bytes:
+            raise WebError(f"{path}: larger than {_mib(self.max_record_bytes)}")
         try:
             with open(real, encoding="utf-8") as f:
-                return f.read(), path
+                # At most the limit, should the file grow after the check.
+                text = f.read(self.max_record_bytes + 1)
+            if len(text) > self.max_record_bytes:
+                raise WebError(f"{path}: larger than {_mib(self.max_record_bytes)}")
+            return text, path
         except UnicodeDecodeError as e:
             raise WebError(f"{path}: not a text (UTF-8) file: {e.reason}") from None
         except OSError as e:
@@ -427,23 +572,37 @@ class Session:
         return session
 
     @classmethod
-    def from_record(cls, text: object, source: object, index: object = 0) -> Session:
-        """A replay of game `index` of a record file's text (untrusted): every decision
-        is checked as `python -m kanaloa_env.replay` checks it."""
+    def from_record(
+        cls,
+        text: object,
+        source: object,
+        index: object = 0,
+        max_bytes: int = MAX_RECORD_BYTES,
+    ) -> Session:
+        """A replay of game `index` of a record file's text (untrusted, at most
+        `max_bytes` in UTF-8): every decision of that game is checked as
+        `python -m kanaloa_env.replay` checks it. The file's other games are counted,
+        not built (`RecordIndex`)."""
         if not isinstance(text, str):
             raise WebError("a record is the text of a .jsonl file")
-        if len(text.encode("utf-8", errors="replace")) > MAX_RECORD_BYTES:
-            raise WebError(f"the record is larger than {MAX_RECORD_BYTES // 2**20} MiB")
+        # A character is 1..4 bytes in UTF-8: encode only when the length leaves a doubt.
+        if len(text) > max_bytes or (
+            4 * len(text) > max_bytes and len(text.encode("utf-8", errors="replace")) > max_bytes
+        ):
+            raise WebError(f"the record is larger than {_mib(max_bytes)}")
         name = source if isinstance(source, str) and source else "record"
-        try:
-            records = parse_records(text, name)
-        except (TypeError, ValueError) as e:
-            raise WebError(f"not a game record: {e}") from None
         if isinstance(index, bool) or not isinstance(index, int):
             raise WebError(f"the game index is an int, got {index!r}")
+        try:
+            records = RecordIndex(text, name)
+        except (TypeError, ValueError) as e:
+            raise WebError(f"not a game record: {e}") from None
         if not 0 <= index < len(records):
             raise WebError(f"{name} holds {len(records)} games: the index is 0..{len(records) - 1}")
-        rec = records[index]
+        try:
+            rec = records[index]
+        except (TypeError, ValueError) as e:
+            raise WebError(f"not a game record: {e}") from None
         if len(rec.decisions) > MAX_STEPS:
             raise WebError(f"game {index} has {len(rec.decisions)} decisions; at most {MAX_STEPS}")
         g = rec.rules
@@ -550,16 +709,15 @@ class Session:
             return self.human
         if seat is None or seat == "":
             return None
-        if isinstance(seat, str) and seat.isdigit():
-            seat = int(seat)
+        seat = ascii_int(seat)
         P = len(self.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < P:
             raise WebError(f"seat must be in 0..{P - 1}, got {seat!r}")
         return seat
 
     def check_step(self, step: object) -> int:
-        if isinstance(step, str) and step.isdigit():
-            step = int(step)
+        """`step` (an int, or a string of ASCII digits) if it is a position of the game."""
+        step = ascii_int(step)
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.last:
             raise WebError(f"step must be in 0..{self.last}, got {step!r}")
         return step
@@ -659,27 +817,78 @@ def _game(name: object) -> Game[Any, Any]:
 
 
 class SessionStore:
-    """The server's sessions by id, the least recently used dropped beyond `limit`."""
+    """The server's sessions by id, kept per client (a browser tab).
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
-        self.limit = limit
-        self._sessions: collections.OrderedDict[str, Session] = collections.OrderedDict()
+    Each client (`owner`: the page's tab id, "" for a client without one) keeps its
+    latest `per_client` sessions: its least recently used is dropped for its next one,
+    never another client's. All clients together keep at most `total`: beyond it, a
+    new session replaces the least recently used one of any client only if nobody has
+    asked about that one for `idle_seconds`; otherwise it is refused (`ServerFull`).
+    """
+
+    def __init__(
+        self,
+        per_client: int = MAX_SESSIONS,
+        total: int = MAX_SESSIONS_TOTAL,
+        idle_seconds: float = GAME_IDLE_SECONDS,
+        clock: Any = time.monotonic,
+    ) -> None:
+        if per_client < 1 or total < per_client:
+            raise ValueError(
+                f"need 1 <= per_client <= total, got per_client={per_client}, total={total}"
+            )
+        self.limit = per_client
+        self.total = total
+        self.idle_seconds = idle_seconds
+        self._clock = clock
+        # Least recently used first: id -> (session, owner, last use).
+        self._sessions: collections.OrderedDict[str, tuple[Session, str, float]] = (
+            collections.OrderedDict()
+        )
         self._lock = threading.Lock()
 
-    def add(self, session: Session) -> Session:
+    def add(self, session: Session, owner: str = "") -> Session:
+        """Keep `session` for `owner`, dropping as the class says.
+
+        Raises:
+            ServerFull: the server holds `total` sessions and none is idle.
+        """
         with self._lock:
-            self._sessions[session.id] = session
-            while len(self._sessions) > self.limit:
-                self._sessions.popitem(last=False)
+            now = self._clock()
+            mine = [sid for sid, (_, o, _) in self._sessions.items() if o == owner]
+            if len(mine) >= self.limit:
+                del self._sessions[mine[0]]
+            elif len(self._sessions) >= self.total:
+                sid, (_, _, used) = next(iter(self._sessions.items()))
+                if now - used < self.idle_seconds:
+                    raise ServerFull(
+                        f"the server holds {self.total} games, the most it keeps for all "
+                        "pages together, and none has been left alone for "
+                        f"{self.idle_seconds / 60:g} minutes: try again later, or ask whoever "
+                        "runs the server to raise --max-games"
+                    )
+                del self._sessions[sid]
+            self._sessions[session.id] = (session, owner, now)
         return session
 
     def get(self, sid: str) -> Session:
+        """The session `sid`, now the most recently used.
+
+        Raises:
+            KeyError: no such session (never made, or dropped).
+        """
         with self._lock:
-            s = self._sessions.get(sid)
-            if s is None:
+            held = self._sessions.get(sid)
+            if held is None:
                 raise KeyError(sid)
+            self._sessions[sid] = (held[0], held[1], self._clock())
             self._sessions.move_to_end(sid)
-            return s
+            return held[0]
+
+    def owned(self, owner: str) -> int:
+        """How many sessions `owner` holds."""
+        with self._lock:
+            return sum(o == owner for _, o, _ in self._sessions.values())
 
     def __len__(self) -> int:
         return len(self._sessions)
