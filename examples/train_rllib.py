@@ -60,22 +60,22 @@ from typing import Any
 
 from kanaloa_env.drawing.terminal import plural
 from kanaloa_env.games import DEFAULT_GAME, GAMES, get_game
-from kanaloa_env.training import GracefulStop, layer_sizes, run_script
+from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training.cli import (
+    add_game_options,
+    add_output_options,
+    parse_layer_sizes,
+    require,
+    script_parser,
+    table_size,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    p = script_parser(__doc__)
     p.add_argument("--seed", type=int, default=0, help="seeds RLlib (games, torch) and the arena")
-    p.add_argument(
-        "--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="which game to train on"
-    )
-    p.add_argument(
-        "--num-players",
-        type=int,
-        default=None,
-        help="players at the table (Kanaloa 3..5, default 4; Kahuna 2)",
+    add_game_options(
+        p, choices=sorted(GAMES), default=DEFAULT_GAME, game_help="which game to train on"
     )
     p.add_argument(
         "--address",
@@ -126,8 +126,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--checkpoint-every", type=int, default=10, help="save a checkpoint every N iterations"
     )
-    p.add_argument("--output-dir", default="runs/rllib", help="checkpoint, eval.csv, results.json")
-    p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads per process")
+    output_help = "checkpoint, eval.csv, results.json"
+    add_output_options(p, "runs/rllib", output_help, torch_help="torch CPU threads per process")
     p.add_argument(
         "--tiny",
         action="store_true",
@@ -146,33 +146,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.final_random_games = 8
         args.final_heuristic_games = 8
         args.checkpoint_every = 1
-    game = get_game(args.game)
-    if args.num_players is None:
-        args.num_players = game.default_num_players
-    if args.num_players not in game.player_counts:
-        p.error(
-            f"--num-players must be in {game.player_counts_text()} for {game.title}, "
-            f"got {args.num_players}"
-        )
-    for name in (
-        "num_envs_per_env_runner",
-        "total_timesteps",
-        "train_batch_size",
-        "minibatch_size",
-        "num_epochs",
-        "eval_every",
-        "checkpoint_every",
-        "torch_threads",
-    ):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be >= 1")
-    for name in ("num_env_runners", "eval_games", "final_random_games", "final_heuristic_games"):
-        if getattr(args, name) < 0:
-            p.error(f"--{name.replace('_', '-')} must be >= 0")
-    try:
-        args.hidden = layer_sizes(args.hidden, "--hidden")
-    except ValueError as exc:
-        p.error(str(exc))
+    table_size(p, args)
+    sizes = ("num_envs_per_env_runner", "total_timesteps", "train_batch_size", "minibatch_size")
+    sizes += ("num_epochs", "eval_every", "checkpoint_every", "torch_threads")
+    require(p, args, sizes, lambda v: v >= 1, "must be >= 1")
+    counts = ("num_env_runners", "eval_games", "final_random_games", "final_heuristic_games")
+    require(p, args, counts, lambda v: v >= 0, "must be >= 0")
+    args.hidden = parse_layer_sizes(p, args.hidden, "--hidden")
     return args
 
 
