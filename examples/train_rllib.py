@@ -77,53 +77,56 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add_game_options(
         p, choices=sorted(GAMES), default=DEFAULT_GAME, game_help="which game to train on"
     )
-    p.add_argument(
+    g = p.add_argument_group("Ray")
+    g.add_argument(
         "--address",
         default=None,
         help="Ray cluster to join ('auto', 'HOST:6379', 'ray://HOST:10001'); default: start "
         "a local Ray instance",
     )
-    p.add_argument(
+    g.add_argument(
         "--num-env-runners",
         type=int,
         default=0,
         help="remote RLlib env runners (Ray actors) that sample; 0 samples in this process",
     )
-    p.add_argument(
+    g.add_argument(
         "--num-envs-per-env-runner", type=int, default=64, help="games each env runner steps"
     )
-    p.add_argument(
+    g = p.add_argument_group("PPO")
+    g.add_argument(
         "--total-timesteps",
         type=int,
         default=1_500_000,
         help="budget: env steps (decisions of any seat) to sample before stopping",
     )
-    p.add_argument(
+    g.add_argument(
         "--train-batch-size", type=int, default=16_384, help="env steps per PPO iteration"
     )
-    p.add_argument("--minibatch-size", type=int, default=4096, help="PPO minibatch size")
-    p.add_argument("--num-epochs", type=int, default=4, help="PPO epochs per iteration")
-    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--lambda", dest="lambda_", type=float, default=0.95, help="GAE lambda")
-    p.add_argument("--clip-param", type=float, default=0.2, help="PPO clip range")
-    p.add_argument("--entropy-coeff", type=float, default=0.01, help="entropy bonus coefficient")
-    p.add_argument(
+    g.add_argument("--minibatch-size", type=int, default=4096, help="PPO minibatch size")
+    g.add_argument("--num-epochs", type=int, default=4, help="PPO epochs per iteration")
+    g.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    g.add_argument("--gamma", type=float, default=0.995, help="discount factor")
+    g.add_argument("--lambda", dest="lambda_", type=float, default=0.95, help="GAE lambda")
+    g.add_argument("--clip-param", type=float, default=0.2, help="PPO clip range")
+    g.add_argument("--entropy-coeff", type=float, default=0.01, help="entropy bonus coefficient")
+    g.add_argument(
         "--hidden", default="256,256", help="hidden layer sizes of the policy and value MLPs"
     )
-    p.add_argument(
+    g = p.add_argument_group("evaluation and checkpoints")
+    g.add_argument(
         "--eval-every", type=int, default=10, help="evaluate against random bots every N iterations"
     )
-    p.add_argument(
+    g.add_argument(
         "--eval-games", type=int, default=400, help="games per evaluation during training"
     )
-    p.add_argument(
+    g.add_argument(
         "--final-random-games", type=int, default=2000, help="final games against random bots"
     )
-    p.add_argument(
+    g.add_argument(
         "--final-heuristic-games", type=int, default=2000, help="final games against heuristic bots"
     )
-    p.add_argument(
+    g.add_argument(
         "--checkpoint-every", type=int, default=10, help="save a checkpoint every N iterations"
     )
     output_help = "checkpoint, eval.csv, results.json"
