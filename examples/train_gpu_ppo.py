@@ -12,10 +12,11 @@ of the batch, which is correct but slow). The observations reach the networks wi
 the actions go back the same way. A rollout is `--rollout-steps` steps of every game
 (`--num-envs * --rollout-steps` learner decisions) kept in device tensors; advantages
 by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
-(won, lost or truncated) ending its chain; the update is train_batched_ppo.py's
-(clipped policy loss, squared-error critic, entropy bonus, `--epochs` passes of
-`--minibatch`, early stop at `--target-kl`, gradients clipped to norm 1, Adam at
-`--lr` falling linearly to a tenth), on the same networks.
+(won, lost or truncated) ending its chain; the update is train_batched_ppo.py's,
+`kanaloa_env.training.ppo.ppo_update` (clipped policy loss, squared-error critic,
+entropy bonus, `--epochs` passes of `--minibatch`, early stop at `--target-kl`,
+gradients clipped to norm 1, Adam at `--lr` falling linearly to a tenth), on the same
+networks (`make_nets`).
 
 With `--clone-decisions N` the actor first imitates the game's heuristic for N
 learner decisions (on the GPU; the CPU recipe's warm start,
