@@ -52,7 +52,7 @@ from kanaloa_env.training.distil import DistilSettings
 from kanaloa_env.training.distil import distil as run_distillation
 from kanaloa_env.training.labels import LabelJob, add_label_options, chunk_files, label_chunks
 from kanaloa_env.training.ppo import command_line
-from kanaloa_env.training.records import run_log, write_csv
+from kanaloa_env.training.records import run_log, start_run, write_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARENA_SEED = 1_000_003  # no labelled game's deal stream (those are --seed + g)
@@ -181,8 +181,6 @@ def label(args: argparse.Namespace, g: int, log: Any) -> list[str]:
 def distil(args: argparse.Namespace, g: int, log: Any) -> None:
     """Step 2: generation g's network from every generation's labels so far (an
     interrupted distillation exits 130 before the marker file is written)."""
-    import torch
-
     from kanaloa_env.core.files import atomic_write_path
 
     labels = list(args.base_labels)
@@ -197,14 +195,11 @@ def distil(args: argparse.Namespace, g: int, log: Any) -> None:
         raise SystemExit(f"no chunk_*.npz files in {labels}")
     out = generation_dir(args, g)
     settings = DistilSettings(epochs=args.epochs)
-    torch.set_num_threads(args.torch_threads)
-    measured = {"curve_games": 0, "eval_games": 0, "random_games": 0, "eval_seed": 1}
-    record = {
-        "output_dir": out,
-        **dataclasses.asdict(settings),
-        "torch_threads": args.torch_threads,
-    }
-    record.update(measured, labels=labels, num_players=args.num_players)
+    start_run(out, args.torch_threads)
+    # The log opens with the settings, as a run of examples/distil_search.py's does.
+    record = {"output_dir": out, **dataclasses.asdict(settings)}
+    record |= {"torch_threads": args.torch_threads, "curve_games": 0, "eval_games": 0}
+    record |= {"random_games": 0, "eval_seed": 1, "labels": labels, "num_players": args.num_players}
     distil_log = run_log(out, "train.log", record)
     summary = run_distillation(
         files,
