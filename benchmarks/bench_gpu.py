@@ -60,7 +60,6 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "examples"))
 
 PARTS = ("start", "engines", "cpu", "pgx", "ppo", "recipe")
 DEFAULT_PARTS = PARTS[:-1]
@@ -236,15 +235,26 @@ def bench_start(batch: int) -> dict[str, float]:
     return out
 
 
+def example(name: str) -> Any:
+    """The example script `examples/{name}.py` as a module, to run its `main` here (the
+    benchmark times the script itself)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, HERE.parent / "examples" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 _GPU_RATE = re.compile(r"([\d,]+) learner decisions/s")
 _CPU_RATE = re.compile(r"collect ([\d.]+)s, update ([\d.]+)s")
 
 
 def bench_ppo(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """Learner decisions a second of both PPO scripts on Kahuna (see the module)."""
-    import train_batched_ppo
-    import train_gpu_ppo
-
+    train_batched_ppo = example("train_batched_ppo")
+    train_gpu_ppo = example("train_gpu_ppo")
     extra = args.gpu_ppo_args.split()
     gpu_dir, cpu_dir = folder / "gpu_ppo", folder / "cpu_ppo"
     n = args.ppo_updates + 1
@@ -299,11 +309,10 @@ def bench_ppo(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
 
 def bench_recipe(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """The Kahuna recipe on the GPU, timed, and its network in the arena (see the module)."""
-    import train_gpu_ppo
-
     from kanaloa_env.arena import run_tournament
     from kanaloa_env.bots.policy_file import PolicyBot
 
+    train_gpu_ppo = example("train_gpu_ppo")
     t0 = time.perf_counter()
     got = train_gpu_ppo.main([*args.recipe_args.split(), "--output-dir", str(folder)])
     wall = time.perf_counter() - t0

@@ -40,30 +40,32 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import os
-import sys
 import time
 from typing import Any
 
-from kanaloa_env.training import file_log, run_script
+from kanaloa_env.training import run_script
+from kanaloa_env.training.cli import parse_game, require, script_parser
+from kanaloa_env.training.distil import DistilSettings
+from kanaloa_env.training.distil import distil as run_distillation
+from kanaloa_env.training.labels import LabelJob, add_label_options, chunk_files, label_chunks
+from kanaloa_env.training.ppo import command_line
+from kanaloa_env.training.records import run_log, start_run, write_csv
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import distil_search  # noqa: E402  (sibling examples)
-import label_with_search  # noqa: E402
-
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARENA_SEED = 1_000_003  # no labelled game's deal stream (those are --seed + g)
 FIELDS = [
     *("generation", "players", "opponent", "games", "seat_share"),
     *("win_rate", "ci_low", "ci_high", "cpu_s"),
 ]
 DISTILLED = "distilled.json"  # written once a generation's distillation has finished
+RECIPE = "examples/expert_iteration.py (label_with_search.py, distil_search.py)"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    p = script_parser(__doc__)
     p.add_argument(
         "--game", default="kanaloa", help="a game with a search bot and shipped networks"
     )
@@ -81,13 +83,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="generation 0's policy files (default: the shipped ones)",
     )
     p.add_argument("--generations", type=int, default=1, help="generations to make")
-    p.add_argument(
-        "--chunks", type=int, default=64, help="label chunks per table size and generation"
+    chunks_help = "label chunks per table size and generation"
+    add_label_options(
+        p, chunks=64, chunks_help=chunks_help, workers=2, workers_help="labelling processes"
     )
-    p.add_argument("--games-per-chunk", type=int, default=64, help="games in a label chunk")
-    p.add_argument("--rollouts", type=int, default=128, help="search rollouts per decision")
-    p.add_argument("--guide-top", type=int, default=3, help="actions the guided search searches")
-    p.add_argument("--workers", type=int, default=2, help="labelling processes")
     p.add_argument(
         "--base-labels",
         nargs="*",
@@ -108,27 +107,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--output-dir", default="runs/exit", help="where the generations go")
     args = p.parse_args(argv)
-    for name in (
-        "generations",
-        "chunks",
-        "games_per_chunk",
-        "rollouts",
-        "guide_top",
-        "workers",
-        "epochs",
-        "torch_threads",
-    ):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be >= 1")
+    counts = ("generations", "chunks", "games_per_chunk", "rollouts", "guide_top", "workers")
+    require(p, args, (*counts, "epochs", "torch_threads"), lambda v: v >= 1, "must be >= 1")
     if args.arena_games < 0:
         p.error("--arena-games must be >= 0")
     from kanaloa_env.bots.policy_file import load_policy, shipped_paths
-    from kanaloa_env.games import get_game
 
-    try:
-        game = get_game(args.game)
-    except ValueError as exc:
-        p.error(f"--game: {exc}")
+    game = parse_game(p, args.game)
     if not game.provides("search_pieces"):
         p.error(f"--game: {game.title} has no search bot")
     if args.start is None:
@@ -148,10 +133,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if missing:
         p.error(f"--num-players: the start has no network for {missing} players")
     args.start = {n: start[n] for n in args.num_players}
-    if args.base_labels is None:  # the shipped labels of the chosen table sizes
-        wanted = {f"{args.game}_{n}p" for n in args.num_players}
+    if args.base_labels is None:  # the shipped labels (Kanaloa's) of the chosen table sizes
+        shipped = (3, 4, 5) if args.game == "kanaloa" else ()
         args.base_labels = [
-            d for d in distil_search.DEFAULT_LABELS if os.path.basename(d) in wanted
+            os.path.join(ROOT, "data", "labels", f"kanaloa_{n}p")
+            for n in shipped
+            if n in args.num_players
         ]
     return args
 
@@ -175,14 +162,17 @@ def label(args: argparse.Namespace, g: int, log: Any) -> list[str]:
     guides = policy_files(args, g - 1)
     for n in args.num_players:
         out = os.path.join(generation_dir(args, g), "labels", f"{args.game}_{n}p")
-        argv = [
-            *("--game", args.game, "--num-players", str(n), "--rollouts", str(args.rollouts)),
-            *("--seed", str(args.seed + g - 1), "--games-per-chunk", str(args.games_per_chunk)),
-            *("--chunks", str(args.chunks), "--workers", str(args.workers)),
-            *("--guide", guides[n], "--guide-top", str(args.guide_top), "--output-dir", out),
-        ]
+        job = LabelJob(
+            game=args.game,
+            num_players=n,
+            rollouts=args.rollouts,
+            seed=args.seed + g - 1,
+            games_per_chunk=args.games_per_chunk,
+            guide=[guides[n]],
+            guide_top=args.guide_top,
+        )
         log(f"generation {g}: labelling {n} players -> {out}")
-        summary = label_with_search.main(argv)
+        summary = label_chunks(job, out, args.chunks, args.workers)
         log(f"generation {g}: {json.dumps(summary)}")
         folders.append(out)
     return folders
@@ -191,23 +181,35 @@ def label(args: argparse.Namespace, g: int, log: Any) -> list[str]:
 def distil(args: argparse.Namespace, g: int, log: Any) -> None:
     """Step 2: generation g's network from every generation's labels so far (an
     interrupted distillation exits 130 before the marker file is written)."""
+    from kanaloa_env.core.files import atomic_write_path
+
     labels = list(args.base_labels)
     for k in range(1, g + 1):
         labels += [
             os.path.join(generation_dir(args, k), "labels", f"{args.game}_{n}p")
             for n in args.num_players
         ]
-    argv = [
-        *("--labels", *labels, "--output-dir", generation_dir(args, g)),
-        *("--num-players", *map(str, args.num_players), "--epochs", str(args.epochs)),
-        *("--torch-threads", str(args.torch_threads), "--curve-games", "0"),
-        *("--eval-games", "0", "--random-games", "0"),
-    ]
     log(f"generation {g}: distilling {len(labels)} label folders")
-    summary = distil_search.main(argv)
-    from kanaloa_env.core.files import atomic_write_path
-
-    with atomic_write_path(os.path.join(generation_dir(args, g), DISTILLED)) as tmp:
+    files = chunk_files(labels)
+    if not files:
+        raise SystemExit(f"no chunk_*.npz files in {labels}")
+    out = generation_dir(args, g)
+    settings = DistilSettings(epochs=args.epochs)
+    start_run(out, args.torch_threads)
+    # The log opens with the settings, as a run of examples/distil_search.py's does.
+    record = {"output_dir": out, **dataclasses.asdict(settings)}
+    record |= {"torch_threads": args.torch_threads, "curve_games": 0, "eval_games": 0}
+    record |= {"random_games": 0, "eval_seed": 1, "labels": labels, "num_players": args.num_players}
+    distil_log = run_log(out, "train.log", record)
+    summary = run_distillation(
+        files,
+        out,
+        settings,
+        log=distil_log,
+        training={"recipe": RECIPE, "command": command_line("examples/expert_iteration.py")},
+        num_players=args.num_players,
+    )
+    with atomic_write_path(os.path.join(out, DISTILLED)) as tmp:
         with open(tmp, "w") as f:
             json.dump({"labels": labels, **summary}, f)
 
@@ -268,8 +270,8 @@ def record(args: argparse.Namespace, g: int, rows: list[dict[str, Any]]) -> None
         w = load_policy(path)
         meta = dict(w.metadata)
         training = dict(meta["training"])
-        training["recipe"] = "examples/expert_iteration.py (label_with_search.py, distil_search.py)"
-        training["command"] = "python examples/expert_iteration.py " + " ".join(sys.argv[1:])
+        training["recipe"] = RECIPE
+        training["command"] = command_line("examples/expert_iteration.py")
         training["generation"] = g
         training["guide"] = os.path.basename(policy_files(args, g - 1)[n])
         training["arena"] = [
@@ -280,16 +282,6 @@ def record(args: argparse.Namespace, g: int, rows: list[dict[str, Any]]) -> None
         training["arena_seed"] = ARENA_SEED
         meta["training"] = training
         save_policy(path, PolicyWeights(meta, w.layers))
-
-
-def write_rows(args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
-    from kanaloa_env.core.files import atomic_write_path
-
-    with atomic_write_path(os.path.join(args.output_dir, "generations.csv")) as tmp:
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            w.writeheader()
-            w.writerows(rows)
 
 
 def read_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -305,9 +297,7 @@ def read_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
-    os.makedirs(args.output_dir, exist_ok=True)
-    log = file_log(os.path.join(args.output_dir, "log.txt"))
-    log(f"args: {json.dumps(vars(args))}")
+    log = run_log(args.output_dir, "log.txt", vars(args))
     cpu0 = time.process_time()
     rows = read_rows(args)
     summary: dict[str, Any] = {}
@@ -324,7 +314,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         new_rows = arena(args, g, log, cpu0)
         record(args, g, new_rows)
         rows = [r for r in rows if int(r["generation"]) != g] + new_rows
-        write_rows(args, rows)
+        write_csv(os.path.join(args.output_dir, "generations.csv"), rows, FIELDS)
         summary[f"gen{g}"] = new_rows
     log(
         f"done in {time.process_time() - cpu0:.0f} s of CPU (this process; labelling workers not counted)"

@@ -31,29 +31,37 @@ far are saved as above, the script says where and exits with status 130.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
-from kanaloa_env.training import GracefulStop, layer_sizes, run_script
+from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training.cli import (
+    add_evaluation_options,
+    add_loss_options,
+    add_output_options,
+    add_rollout_options,
+    check_ppo_options,
+    script_parser,
+)
+from kanaloa_env.training.records import start_run
+from kanaloa_env.training.sb3 import (
+    Every,
+    evaluation_row,
+    maskable_ppo,
+    periodic_callback,
+    save_run,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    p = script_parser(__doc__)
     p.add_argument("--seed", type=int, default=0, help="seeds the games, the pool and torch")
     p.add_argument("--num-players", type=int, default=4, help="players at the table (3..5)")
     p.add_argument(
         "--total-timesteps", type=int, default=400_000, help="learner decisions to train on"
     )
-    p.add_argument("--num-envs", type=int, default=256, help="games played side by side")
-    p.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
-    p.add_argument("--batch-size", type=int, default=4096, help="PPO minibatch size")
-    p.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
+    add_rollout_options(p)
     p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus coefficient")
+    add_loss_options(p, ent_coef=0.01, gae=False)
     p.add_argument("--net-arch", default="256,256", help="hidden layer sizes (policy and value)")
     p.add_argument(
         "--init-model", default=None, help="a MaskablePPO .zip to start from (default: fresh)"
@@ -62,44 +70,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--snapshot-freq", type=int, default=50_000, help="add the learner to the pool this often"
     )
     p.add_argument("--pool-size", type=int, default=8, help="frozen versions kept in the pool")
-    p.add_argument("--eval-freq", type=int, default=100_000, help="evaluate this often")
-    p.add_argument("--eval-games", type=int, default=2000, help="games against random bots")
-    p.add_argument(
-        "--eval-heuristic-games",
-        type=int,
-        default=500,
-        help="games against heuristic bots (0: skip)",
-    )
-    p.add_argument("--output-dir", default="runs/selfplay", help="where the outputs go")
-    p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads")
-    p.add_argument("--no-progress-bar", action="store_true", help="hide the progress bar")
+    add_evaluation_options(p, eval_freq=100_000, eval_freq_help="evaluate this often")
+    add_output_options(p, "runs/selfplay", "where the outputs go", progress_bar=True)
     args = p.parse_args(argv)
-    if args.total_timesteps < 1 or args.num_envs < 1 or args.n_steps < 2:
-        p.error("--total-timesteps and --num-envs must be >= 1 and --n-steps >= 2")
+    check_ppo_options(p, args)
     if args.pool_size < 1 or args.snapshot_freq < 1:
         p.error("--pool-size and --snapshot-freq must be >= 1")
-    try:
-        args.net_arch = layer_sizes(args.net_arch, "--net-arch")
-    except ValueError as exc:
-        p.error(str(exc))
     return args
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     args = parse_args(argv)
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-
     from kanaloa_env.bots.model import MaskablePPOBot
-    from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from train_maskable_ppo import plot_curve, write_rows  # as the bot-training example
-
-    torch.set_num_threads(args.torch_threads)
-    os.makedirs(args.output_dir, exist_ok=True)
+    start_run(args.output_dir, args.torch_threads)
 
     # The pool starts as "random" only until the model exists; replaced right below.
     env = SB3VecEnv(
@@ -109,23 +94,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         opponent_sampling="random",
         seed=args.seed,
     )
-    ppo_kwargs = {
-        "n_steps": args.n_steps,
-        "batch_size": min(args.batch_size, args.n_steps * args.num_envs),
-        "n_epochs": args.n_epochs,
-        "learning_rate": args.learning_rate,
-        "gamma": args.gamma,
-        "ent_coef": args.ent_coef,
-        "seed": args.seed,
-        "device": "cpu",
-        "verbose": 0,
-    }
-    if args.init_model:
-        model = MaskablePPO.load(args.init_model, env=env, **ppo_kwargs)
-    else:
-        model = MaskablePPO(
-            "MlpPolicy", env, policy_kwargs={"net_arch": args.net_arch}, **ppo_kwargs
-        )
+    policy_kwargs = {"net_arch": args.net_arch}
+    model = maskable_ppo(
+        env, args, init_model=args.init_model, policy_kwargs=policy_kwargs, seed=args.seed
+    )
 
     pool: list[MaskablePPOBot] = []
 
@@ -136,81 +108,45 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     snapshot(0)
     rows: list[dict[str, object]] = []
-    t0, cpu0 = time.time(), time.process_time()
+    started = time.time(), time.process_time()
 
     def run_eval(timesteps: int) -> None:
-        row: dict[str, object] = {
-            "timesteps": timesteps,
-            "wall_s": round(time.time() - t0, 1),
-            "cpu_s": round(time.process_time() - cpu0, 1),
-        }
-        for label, games in (("random", args.eval_games), ("heuristic", args.eval_heuristic_games)):
-            if games <= 0:
-                continue
-            res = evaluate(
-                model, label, num_games=games, num_players=args.num_players, seed=10_000 + args.seed
-            )
-            row.update(
-                {
-                    f"{label}_win_rate": round(res.win_rate, 4),
-                    f"{label}_ci_low": round(res.ci_low, 4),
-                    f"{label}_ci_high": round(res.ci_high, 4),
-                    f"{label}_games": res.games,
-                }
-            )
-            print(f"[{timesteps:>9} steps, {row['wall_s']:>6}s] vs {label}: {res}", flush=True)
+        games = {"random": args.eval_games, "heuristic": args.eval_heuristic_games}
+        row = evaluation_row(
+            model,
+            timesteps,
+            games,
+            num_players=args.num_players,
+            seed=10_000 + args.seed,
+            started=started,
+        )
         row["pool_size"] = len(pool)
         rows.append(row)
 
-    class SelfPlay(BaseCallback):
-        """Between a PPO update and the next rollout: snapshot into the pool, evaluate."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_snapshot = args.snapshot_freq
-            self.next_eval = args.eval_freq
-
-        def _on_rollout_start(self) -> None:
-            if stop.requested:
-                return
-            if self.num_timesteps >= self.next_snapshot:
-                snapshot(self.num_timesteps)
-                self.next_snapshot += args.snapshot_freq
-            if self.num_timesteps >= self.next_eval:
-                run_eval(self.num_timesteps)
-                self.next_eval += args.eval_freq
-
-        def _on_step(self) -> bool:
-            return not stop.requested  # False ends model.learn after this step
-
     with GracefulStop() as stop:  # Ctrl-C: stop at the next step, save below, exit 130
         run_eval(0)
+        # Between a PPO update and the next rollout: snapshot into the pool, evaluate.
+        every = [Every(args.snapshot_freq, snapshot), Every(args.eval_freq, run_eval)]
         model.learn(
             total_timesteps=args.total_timesteps,
-            callback=SelfPlay(),
+            callback=periodic_callback(stop, every),
             progress_bar=not args.no_progress_bar,
         )
         if not stop.requested and rows[-1]["timesteps"] != model.num_timesteps:
             run_eval(model.num_timesteps)
 
-    model_path = os.path.join(args.output_dir, "model.zip")
-    model.save(model_path)
-    csv_path = os.path.join(args.output_dir, "eval.csv")
-    png_path = os.path.join(args.output_dir, "learning_curve.png")
-    if rows:  # none only when Ctrl-C came during the first evaluation
-        write_rows(rows, csv_path)
-        plot_curve(rows, args.num_players, png_path, title="MaskablePPO self-play on Kanaloa")
-    stop.exit_if_requested(
-        {
-            "model": model_path,
-            "evaluations": csv_path if rows else None,
-            "learning curve": png_path if rows else None,
-        },
+    model_path, csv_path, png_path = save_run(
+        model,
+        rows,
+        args.output_dir,
+        args.num_players,
+        "MaskablePPO self-play on Kanaloa",
+        stop,
         progress=f"after {model.num_timesteps:,} of {args.total_timesteps:,} steps",
     )
     print(
-        f"done: {model.num_timesteps} steps in {time.time() - t0:.0f}s, pool of {len(pool)}; "
-        f"model {model_path}, curve {png_path}, table {csv_path}"
+        f"done: {model.num_timesteps} steps in {time.time() - started[0]:.0f}s, pool of "
+        f"{len(pool)}; model {model_path}, curve {png_path}, table {csv_path}"
     )
     return {"model": model_path, "csv": csv_path, "plot": png_path, "final": rows[-1]}
 

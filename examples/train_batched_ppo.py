@@ -64,17 +64,16 @@ A smoke run (a few seconds): `python examples/train_batched_ppo.py --bc-games 64
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
-import sys
 import time
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script
+from kanaloa_env.training import GracefulStop, ppo, run_script
+from kanaloa_env.training.cli import parse_game, parse_layer_sizes, require, script_parser
+from kanaloa_env.training.records import plot_win_rates, run_log, write_csv
 
 # Streams of the stages, mixed with --seed into the deal seeds.
 _BC_STREAM, _PPO_STREAM, _EVAL_STREAM = 11, 12, 13
@@ -83,22 +82,16 @@ FIELDS = ["timesteps", "heuristic_win_rate", "heuristic_ci_low", "heuristic_ci_h
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    class Formatter(argparse.RawTextHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-        pass
-
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
+    p = script_parser(
+        __doc__,
         epilog="The module docstring (python -m pydoc examples/train_batched_ppo.py) has "
         "the details.",
-        formatter_class=Formatter,
+        raw=True,
     )
-    p.add_argument("--game", default="kahuna", help="a registered game")
-    p.add_argument(
-        "--num-players", type=int, default=None, help="table size (None: the game's default)"
+    seed_help = "seed of every stream"
+    ppo.add_run_options(
+        p, game_help="a registered game", output_dir="runs/ppo_kahuna", seed_help=seed_help
     )
-    p.add_argument("--output-dir", default="runs/ppo_kahuna", help="where everything is written")
-    p.add_argument("--seed", type=int, default=0, help="seed of every stream")
-    p.add_argument("--hidden", default="512,256", help="hidden layer sizes")
     p.add_argument("--torch-threads", type=int, default=2, help="torch threads")
     p.add_argument("--bc-games", type=int, default=16384, help="warm-start games (0: none)")
     p.add_argument(
@@ -112,8 +105,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--timesteps", type=int, default=20_000_000, help="learner decisions")
     p.add_argument("--num-games", type=int, default=1024, help="games played at once")
     p.add_argument("--rollout", type=int, default=65536, help="transitions per update")
-    p.add_argument("--minibatch", type=int, default=2048, help="PPO minibatch")
-    add_ppo_options(p)
+    ppo.add_ppo_options(p, minibatch=2048)
     p.add_argument("--shaping", type=float, default=1.0, help="shaping weight (0: none)")
     p.add_argument(
         "--eval-every", type=int, default=1_000_000, help="learner decisions between evaluations"
@@ -122,28 +114,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--final-games", type=int, default=2000, help="arena games (0: none)")
     p.add_argument("--final-seed", type=int, default=1, help="seed of the final arena")
     args = p.parse_args(argv)
-    try:
-        args.hidden = layer_sizes(args.hidden, "--hidden")
-    except ValueError as exc:
-        p.error(str(exc))
+    args.hidden = parse_layer_sizes(p, args.hidden, "--hidden")
     at_least_1 = ("torch_threads", "num_games", "rollout", "minibatch", "epochs", "bc_epochs")
-    for name in (*at_least_1, "eval_every", "eval_games"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("bc_games", "timesteps", "final_games", "critic_warmup"):
-        if getattr(args, name) < 0:
-            p.error(f"--{name.replace('_', '-')} must be 0 or more")
+    require(
+        p, args, (*at_least_1, "eval_every", "eval_games"), lambda v: v >= 1, "must be at least 1"
+    )
+    counts = ("bc_games", "timesteps", "final_games", "critic_warmup")
+    require(p, args, counts, lambda v: v >= 0, "must be 0 or more")
     if not 0 < args.gamma <= 1 or not 0 <= args.gae_lambda <= 1:
         p.error("--gamma must be in (0, 1] and --gae-lambda in [0, 1]")
-    for name in ("lr", "bc_lr", "clip", "target_kl"):
-        if not getattr(args, name) > 0:
-            p.error(f"--{name.replace('_', '-')} must be above 0")
-    from kanaloa_env.games import get_game
+    require(p, args, ("lr", "bc_lr", "clip", "target_kl"), lambda v: v > 0, "must be above 0")
 
-    try:
-        game = get_game(args.game)
-    except ValueError as exc:
-        p.error(f"--game: {exc}")
+    game = parse_game(p, args.game)
     if args.num_players is not None and args.num_players not in game.player_counts:
         p.error(f"--num-players: {game.title} is played by {game.player_counts_text()}")
     if "heuristic" not in game.bot_factories():
@@ -163,45 +145,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.hidden = weights.hidden_sizes
         args.bc_games = 0
     return args
-
-
-def add_ppo_options(p: argparse.ArgumentParser) -> None:
-    """The options of `ppo_update` and the advantages (also train_gpu_ppo.py's)."""
-    p.add_argument(
-        "--critic-warmup",
-        type=int,
-        default=0,
-        help="learner decisions at the start of PPO that train only the critic",
-    )
-    p.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
-    p.add_argument("--lr", type=float, default=3e-4, help="PPO learning rate at the start")
-    p.add_argument("--clip", type=float, default=0.2, help="PPO ratio clip")
-    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus weight")
-    p.add_argument("--vf-coef", type=float, default=0.5, help="critic loss weight")
-    p.add_argument("--target-kl", type=float, default=0.03, help="KL that ends an update")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
-    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
-
-
-def stream_seed(seed: int, stream: int) -> int:
-    """A deal seed of its own for each stage (stage streams mixed with --seed)."""
-    return int(np.random.SeedSequence([seed, stream]).generate_state(1)[0])
-
-
-def make_nets(obs_dim: int, num_actions: int, hidden: list[int]) -> tuple[Any, Any]:
-    """Actor (obs -> action logits) and critic (obs -> value): MLPs with ReLU."""
-    import torch
-
-    def mlp(out: int) -> Any:
-        layers: list[Any] = []
-        width = obs_dim
-        for h in hidden:
-            layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
-            width = h
-        layers.append(torch.nn.Linear(width, out))
-        return torch.nn.Sequential(*layers)
-
-    return mlp(num_actions), mlp(1)
 
 
 @njit(cache=True)
@@ -373,11 +316,8 @@ class Rollouts:
                 acts[op] = self._heuristic(op, obs[op])
             if len(lr):
                 o, m = torch.from_numpy(obs[lr]), torch.from_numpy(state.legal[lr])
+                a, logp = ppo.sample_actions(actor, o, m, gen)
                 with torch.no_grad():
-                    logp_all = torch.log_softmax(actor(o).masked_fill(~m, -1e9), 1)
-                    u = torch.rand(logp_all.shape, generator=gen).clamp_(1e-12, 1.0)
-                    a = (logp_all - torch.log(-torch.log(u))).argmax(1)  # Gumbel-max
-                    logp = logp_all.gather(1, a[:, None])[:, 0]
                     v = critic(o)[:, 0]
                 acts[lr] = a.numpy()
                 phi = game.shaping_potential(state, self.seat)[lr]
@@ -439,53 +379,6 @@ class Rollouts:
         }
 
 
-def ppo_update(
-    actor: Any, critic: Any, opt: Any, data: dict, args: Any, gen: Any, critic_only: bool = False
-) -> dict:
-    """One PPO update on a rollout's transitions (`Rollouts.batch`: numpy arrays, or
-    tensors on the networks' device as train_gpu_ppo.py gives); mean statistics.
-    `critic_only`: the policy loss and entropy bonus are left out (the actor stays)."""
-    import torch
-
-    t = {k: torch.as_tensor(v) for k, v in data.items()}
-    adv = (t["adv"] - t["adv"].mean()) / (t["adv"].std() + 1e-8)
-    n = len(adv)
-    sums = {"pg": 0.0, "vf": 0.0, "ent": 0.0, "kl": 0.0, "clipfrac": 0.0}
-    batches = 0
-    params = [*actor.parameters(), *critic.parameters()]
-    for _ in range(args.epochs):
-        order = torch.randperm(n, generator=gen).to(adv.device)
-        kls = []
-        for lo in range(0, n, args.minibatch):
-            i = order[lo : lo + args.minibatch]
-            logp_all = torch.log_softmax(actor(t["obs"][i]).masked_fill(~t["mask"][i], -1e9), 1)
-            log_ratio = logp_all.gather(1, t["act"][i][:, None])[:, 0] - t["logp"][i]
-            ratio = log_ratio.exp()
-            a = adv[i]
-            pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a).mean()
-            ent = -(logp_all.exp() * logp_all).sum(1).mean()
-            vf = ((critic(t["obs"][i])[:, 0] - t["ret"][i]) ** 2).mean()
-            loss = (
-                args.vf_coef * vf if critic_only else pg - args.ent_coef * ent + args.vf_coef * vf
-            )
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
-            opt.step()
-            with torch.no_grad():
-                kl = ((ratio - 1) - log_ratio).mean().item()
-                clipped = ((ratio - 1).abs() > args.clip).float().mean().item()
-            kls.append(kl)
-            for k, v in (("pg", pg.item()), ("vf", vf.item()), ("ent", ent.item())):
-                sums[k] += v
-            sums["kl"] += kl
-            sums["clipfrac"] += clipped
-            batches += 1
-        if np.mean(kls) > args.target_kl:
-            break
-    return {k: v / max(1, batches) for k, v in sums.items()}
-
-
 def evaluate_greedy(actor: Any, game: Any, num_players: int, games: int, seed: int) -> float:
     """Win rate of the greedy actor against heuristic bots in games 0.. `games` - 1 of
     deal stream `seed`, the learner in seat g mod P of game g."""
@@ -530,7 +423,7 @@ def warm_start(
     import torch
 
     t0 = time.time()
-    data = self_play(game, num_players, stream_seed(args.seed, _BC_STREAM), args.bc_games, args)
+    data = self_play(game, num_players, ppo.stream_seed(args.seed, _BC_STREAM), args.bc_games, args)
     log(f"warm start: {len(data['actions']):,} heuristic decisions in {time.time() - t0:.0f}s")
     obs, masks = torch.from_numpy(data["obs"]), torch.from_numpy(data["masks"])
     acts, rets = torch.from_numpy(data["actions"]), torch.from_numpy(data["returns"])
@@ -564,32 +457,6 @@ def warm_start(
         )
 
 
-def save_checkpoint(path: str, **parts: Any) -> None:
-    """torch.save, whole or not at all."""
-    import torch
-
-    from kanaloa_env.core.files import atomic_write_path
-
-    with atomic_write_path(path) as tmp:
-        torch.save(parts, tmp)
-
-
-def write_eval(args: argparse.Namespace, rows: list[dict[str, Any]], title: str, p: int) -> None:
-    """eval.csv and learning_curve.png of the evaluations so far."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from train_maskable_ppo import plot_curve  # the same plot as the other examples
-
-    from kanaloa_env.core.files import atomic_write_path
-
-    with atomic_write_path(os.path.join(args.output_dir, "eval.csv")) as tmp:
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            w.writeheader()
-            w.writerows(rows)
-    with atomic_write_path(os.path.join(args.output_dir, "learning_curve.png")) as tmp:
-        plot_curve(rows, p, tmp, title=title)
-
-
 def method_text(args: argparse.Namespace) -> str:
     """How the run's actor started, in words (the policy file's `training.method`)."""
     if args.init_policy:
@@ -603,25 +470,15 @@ def method_text(args: argparse.Namespace) -> str:
 
 def export(args: argparse.Namespace, actor: Any, game: Any, players: int, steps: int) -> str:
     """The actor as a weights-only policy file, `policy.npz`; its path."""
-    from kanaloa_env.bots.policy_file import (
-        PolicyWeights,
-        make_metadata,
-        save_policy,
-        sequential_layers,
-    )
-
-    layers = sequential_layers(actor)
     training = {
         "recipe": "examples/train_batched_ppo.py",
-        "command": "python examples/train_batched_ppo.py " + " ".join(sys.argv[1:]),
+        "command": ppo.command_line("examples/train_batched_ppo.py"),
         "seed": args.seed,
         "timesteps": steps,
         "method": method_text(args),
     }
-    meta = make_metadata(players, args.hidden, "relu", training, game=game)
     path = os.path.join(args.output_dir, "policy.npz")
-    save_policy(path, PolicyWeights(meta, layers))
-    return path
+    return ppo.save_actor_policy(path, actor, players, args.hidden, training, game)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -635,10 +492,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     players = args.num_players or game.default_num_players
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
-    os.makedirs(args.output_dir, exist_ok=True)
-    log = file_log(os.path.join(args.output_dir, "log.txt"))
-    log(f"args: {json.dumps(vars(args))}")
-    actor, critic = make_nets(game.obs_dim, game.num_actions, args.hidden)
+    log = run_log(args.output_dir, "log.txt", vars(args))
+    actor, critic = ppo.make_nets(game.obs_dim, game.num_actions, args.hidden)
     if args.init_policy:
         from kanaloa_env.bots.policy_file import load_policy
 
@@ -649,7 +504,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 lin.bias.copy_(torch.from_numpy(b))
     opt = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
     ckpt, best_path = (os.path.join(args.output_dir, f) for f in ("checkpoint.pt", "best.pt"))
-    eval_seed = stream_seed(args.seed, _EVAL_STREAM)
+    eval_seed = ppo.stream_seed(args.seed, _EVAL_STREAM)
     title = f"{game.title}: PPO on the batched engine"
     cpu0, t0 = time.process_time(), time.time()
     rows: list[dict[str, Any]] = []
@@ -665,29 +520,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"evaluation at {steps:,} steps: {wins:.3f} [{lo:.3f}, {hi:.3f}] against the "
             f"heuristic ({args.eval_games} games); {cpu:.0f} s CPU, {time.time() - t0:.0f} s wall"
         )
-        write_eval(args, rows, title, players)
+        write_csv(os.path.join(args.output_dir, "eval.csv"), rows, FIELDS)
+        plot_win_rates(rows, players, os.path.join(args.output_dir, "learning_curve.png"), title)
         if wins > best:
             best = wins
-            save_checkpoint(best_path, actor=actor.state_dict(), steps=steps, win_rate=wins)
+            ppo.save_checkpoint(best_path, actor=actor.state_dict(), steps=steps, win_rate=wins)
 
     def checkpoint() -> None:
-        save_checkpoint(
-            ckpt,
-            actor=actor.state_dict(),
-            critic=critic.state_dict(),
-            opt=opt.state_dict(),
-            steps=steps,
-            best=best,
-            rows=rows,
-            cpu=time.process_time() - cpu0,
-        )
+        counters = {"steps": steps, "best": best, "rows": rows, "cpu": time.process_time() - cpu0}
+        ppo.save_training(ckpt, actor, critic, opt, **counters)
 
     with GracefulStop() as stop:
         if os.path.exists(ckpt):
-            saved = torch.load(ckpt, weights_only=True)
-            actor.load_state_dict(saved["actor"])
-            critic.load_state_dict(saved["critic"])
-            opt.load_state_dict(saved["opt"])
+            saved = ppo.load_checkpoint(ckpt, actor, critic, opt)
             steps, best, rows = int(saved["steps"]), float(saved["best"]), list(saved["rows"])
             cpu0 -= float(saved["cpu"])
             log(f"resumed from {ckpt} at {steps:,} steps")
@@ -700,7 +545,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         # A resumed run continues with streams of its own (new deals, not a repeat).
         gen = torch.Generator().manual_seed(args.seed + 1 + 7919 * steps)
         rng = np.random.default_rng([args.seed, _PPO_STREAM, *([steps] if steps else [])])
-        roll = Rollouts(game, players, args, stream_seed(args.seed + steps, _PPO_STREAM), rng)
+        roll = Rollouts(game, players, args, ppo.stream_seed(args.seed + steps, _PPO_STREAM), rng)
         next_eval = (steps // args.eval_every + 1) * args.eval_every
         while steps < args.timesteps and not stop.requested:
             for g in opt.param_groups:
@@ -711,7 +556,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 break
             data = roll.batch()
             tu = time.time()
-            st = ppo_update(
+            st = ppo.ppo_update(
                 actor, critic, opt, data, args, gen, critic_only=steps < args.critic_warmup
             )
             steps += len(data["act"])

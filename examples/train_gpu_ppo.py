@@ -12,10 +12,11 @@ of the batch, which is correct but slow). The observations reach the networks wi
 the actions go back the same way. A rollout is `--rollout-steps` steps of every game
 (`--num-envs * --rollout-steps` learner decisions) kept in device tensors; advantages
 by GAE(`--gamma`, `--gae-lambda`) over each game's own decisions, a game's end
-(won, lost or truncated) ending its chain; the update is train_batched_ppo.py's
-(clipped policy loss, squared-error critic, entropy bonus, `--epochs` passes of
-`--minibatch`, early stop at `--target-kl`, gradients clipped to norm 1, Adam at
-`--lr` falling linearly to a tenth), on the same networks.
+(won, lost or truncated) ending its chain; the update is train_batched_ppo.py's,
+`kanaloa_env.training.ppo.ppo_update` (clipped policy loss, squared-error critic,
+entropy bonus, `--epochs` passes of `--minibatch`, early stop at `--target-kl`,
+gradients clipped to norm 1, Adam at `--lr` falling linearly to a tenth), on the same
+networks (`make_nets`).
 
 With `--clone-decisions N` the actor first imitates the game's heuristic for N
 learner decisions (on the GPU; the CPU recipe's warm start,
@@ -53,30 +54,18 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_batched_ppo import (  # noqa: E402
-    add_ppo_options,
-    make_nets,
-    ppo_update,
-    save_checkpoint,
-)
-
-from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script  # noqa: E402
+from kanaloa_env.training import GracefulStop, file_log, ppo, run_script
+from kanaloa_env.training.cli import parse_game, parse_layer_sizes, require, script_parser
 
 _TRAIN_STREAM, _EVAL_STREAM, _CLONE_STREAM = 21, 22, 23
 NO_GPU_EXIT = 2
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
-    p.add_argument("--game", default="kahuna", help="a registered game with a GPU engine")
-    p.add_argument("--num-players", type=int, default=None, help="table size (None: default)")
-    p.add_argument("--output-dir", default="runs/gpu_ppo", help="where everything is written")
-    p.add_argument("--seed", type=int, default=0, help="seed of the game streams and torch")
-    p.add_argument("--hidden", default="512,256", help="hidden layer sizes")
+    p = script_parser(__doc__)
+    game_help = "a registered game with a GPU engine"
+    seed_help = "seed of the game streams and torch"
+    ppo.add_run_options(p, game_help=game_help, output_dir="runs/gpu_ppo", seed_help=seed_help)
     p.add_argument("--opponents", default="random", help="'random', 'self' or a bot spec")
     p.add_argument(
         "--self-play-every", type=int, default=10, help="updates between copies (--opponents self)"
@@ -84,8 +73,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--timesteps", type=int, default=20_000_000, help="learner decisions")
     p.add_argument("--num-envs", type=int, default=8192, help="games played at once")
     p.add_argument("--rollout-steps", type=int, default=16, help="steps of every game a rollout")
-    p.add_argument("--minibatch", type=int, default=16384, help="PPO minibatch")
-    add_ppo_options(p)
+    ppo.add_ppo_options(p, minibatch=16384)
     p.add_argument("--eval-every", type=int, default=2_000_000, help="decisions between evals")
     p.add_argument("--eval-games", type=int, default=4096, help="games per evaluation")
     p.add_argument(
@@ -97,13 +85,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--clone-epochs", type=int, default=4, help="warm-start passes")
     p.add_argument("--clone-lr", type=float, default=1e-3, help="warm-start learning rate")
     args = p.parse_args(argv)
-    try:
-        args.hidden = layer_sizes(args.hidden, "--hidden")
-    except ValueError as exc:
-        p.error(str(exc))
-    for name in ("num_envs", "rollout_steps", "minibatch", "epochs", "eval_every", "eval_games"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be at least 1")
+    args.hidden = parse_layer_sizes(p, args.hidden, "--hidden")
+    sizes = ("num_envs", "rollout_steps", "minibatch", "epochs", "eval_every", "eval_games")
+    require(p, args, sizes, lambda v: v >= 1, "must be at least 1")
     if args.timesteps < 0 or args.self_play_every < 1:
         p.error("--timesteps must be 0 or more and --self-play-every at least 1")
     if args.clone_decisions < 0 or args.critic_warmup < 0 or args.clone_epochs < 1:
@@ -112,15 +96,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--clone-lr must be above 0")
     if not 0 < args.gamma <= 1 or not 0 <= args.gae_lambda <= 1:
         p.error("--gamma must be in (0, 1] and --gae-lambda in [0, 1]")
-    for name in ("lr", "clip", "target_kl"):
-        if not getattr(args, name) > 0:
-            p.error(f"--{name.replace('_', '-')} must be above 0")
-    from kanaloa_env.games import get_game
+    require(p, args, ("lr", "clip", "target_kl"), lambda v: v > 0, "must be above 0")
 
-    try:
-        game = get_game(args.game)
-    except ValueError as exc:
-        p.error(f"--game: {exc}")
+    game = parse_game(p, args.game)
     if not game.provides("gpu_engine"):
         p.error(f"--game: {game.title} has no GPU engine")
     if args.num_players is not None and args.num_players not in game.player_counts:
@@ -155,21 +133,6 @@ def torch_device() -> Any:
         )
         raise SystemExit(NO_GPU_EXIT)
     return torch.device("cuda")
-
-
-def stream_seed(seed: int, stream: int) -> int:
-    """The game stream of a stage (stage streams mixed with --seed)."""
-    return int(np.random.SeedSequence([seed, stream]).generate_state(1)[0])
-
-
-def sample(actor: Any, obs: Any, mask: Any, gen: Any) -> tuple[Any, Any]:
-    """Actions sampled from the masked softmax (Gumbel-max) and their log-probabilities."""
-    import torch
-
-    logp_all = torch.log_softmax(actor(obs).masked_fill(~mask, -1e9), 1)
-    u = torch.rand(logp_all.shape, generator=gen, device=obs.device).clamp_(1e-12, 1.0)
-    a = (logp_all - torch.log(-torch.log(u))).argmax(1)
-    return a, logp_all.gather(1, a[:, None])[:, 0]
 
 
 def gae(rew: Any, val: Any, done: Any, last_val: Any, gamma: float, lam: float) -> Any:
@@ -211,8 +174,8 @@ class Rollout:
 
         for t in range(self.steps):
             mask = self.env.action_masks()
+            a, logp = ppo.sample_actions(actor, obs, mask, gen)
             with torch.no_grad():
-                a, logp = sample(actor, obs, mask, gen)
                 v = critic(obs)[:, 0]
             self.obs[t].copy_(obs)
             self.mask[t].copy_(mask)
@@ -267,7 +230,7 @@ def warm_start(
         game=game,
         num_players=args.num_players,
         opponents=opponents,
-        seed=stream_seed(args.seed, _CLONE_STREAM),
+        seed=ppo.stream_seed(args.seed, _CLONE_STREAM),
         validate=False,
     )
     N = env.num_envs
@@ -330,7 +293,7 @@ def evaluate(actor: Any, args: argparse.Namespace, opponents: Any, device: Any) 
         game=args.game,
         num_players=args.num_players,
         opponents=opponents,
-        seed=stream_seed(args.seed, _EVAL_STREAM),
+        seed=ppo.stream_seed(args.seed, _EVAL_STREAM),
         validate=False,
     )
     obs = env.reset()
@@ -362,7 +325,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     log = file_log(os.path.join(args.output_dir, "log.txt"))
     log(f"args: {json.dumps(vars(args))}; torch on {device}")
     actor, critic = (
-        net.to(device) for net in make_nets(game.obs_dim, game.num_actions, args.hidden)
+        net.to(device) for net in ppo.make_nets(game.obs_dim, game.num_actions, args.hidden)
     )
     opt = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
     ckpt, best_path = (os.path.join(args.output_dir, f) for f in ("checkpoint.pt", "best.pt"))
@@ -376,20 +339,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         opp_gen = torch.Generator(device=device).manual_seed(args.seed + 17)
 
         def opponents(obs: Any, mask: Any) -> Any:
-            with torch.no_grad():
-                return sample(self_copy, obs, mask, opp_gen)[0]
+            return ppo.sample_actions(self_copy, obs, mask, opp_gen)[0]
 
     def checkpoint() -> None:
-        save_checkpoint(
-            ckpt,
-            actor=actor.state_dict(),
-            critic=critic.state_dict(),
-            opt=opt.state_dict(),
-            steps=steps,
-            updates=updates,
-            best=best,
-            evals=evals,
-        )
+        counters = {"steps": steps, "updates": updates, "best": best, "evals": evals}
+        ppo.save_training(ckpt, actor, critic, opt, **counters)
 
     def evaluation() -> None:
         nonlocal best
@@ -398,14 +352,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         log(f"evaluation at {steps:,} decisions: greedy won {rate:.3f} of {args.eval_games}")
         if rate > best:
             best = rate
-            save_checkpoint(best_path, actor=actor.state_dict(), steps=steps, win_rate=rate)
+            ppo.save_checkpoint(best_path, actor=actor.state_dict(), steps=steps, win_rate=rate)
 
     with GracefulStop() as stop:
         if os.path.exists(ckpt):
-            saved = torch.load(ckpt, weights_only=True, map_location=device)
-            actor.load_state_dict(saved["actor"])
-            critic.load_state_dict(saved["critic"])
-            opt.load_state_dict(saved["opt"])
+            saved = ppo.load_checkpoint(ckpt, actor, critic, opt, device)
             steps, updates = int(saved["steps"]), int(saved["updates"])
             best, evals = float(saved["best"]), [list(e) for e in saved["evals"]]
             log(f"resumed from {ckpt} at {steps:,} decisions")
@@ -419,7 +370,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             game=game,
             num_players=args.num_players,
             opponents=opponents,
-            seed=stream_seed(args.seed + steps, _TRAIN_STREAM),
+            seed=ppo.stream_seed(args.seed + steps, _TRAIN_STREAM),
             validate=False,
         )
         gen = torch.Generator(device=device).manual_seed(args.seed + 1 + 7919 * steps)
@@ -434,7 +385,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             obs = roll.collect(actor, critic, obs, gen)
             data = roll.batch(critic, obs, args.gamma, args.gae_lambda)
             tu = time.perf_counter()
-            st = ppo_update(
+            st = ppo.ppo_update(
                 actor, critic, opt, data, args, cpu_gen, critic_only=steps < args.critic_warmup
             )
             if device.type == "cuda":
@@ -476,37 +427,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 def export(args: argparse.Namespace, actor: Any, game: Any, players: int, best_path: str) -> str:
     """The best evaluated actor as a weights-only policy file, `policy.npz`; its path."""
+    import copy
+
     import torch
 
-    from kanaloa_env.bots.policy_file import (
-        PolicyWeights,
-        make_metadata,
-        save_policy,
-        sequential_layers,
-    )
-
     saved = torch.load(best_path, weights_only=True, map_location="cpu")
-    best = copy_to_cpu(actor)
+    best = copy.deepcopy(actor).to("cpu")
     best.load_state_dict(saved["actor"])
     training = {
         "recipe": "examples/train_gpu_ppo.py",
-        "command": "python examples/train_gpu_ppo.py " + " ".join(sys.argv[1:]),
+        "command": ppo.command_line("examples/train_gpu_ppo.py"),
         "seed": args.seed,
         "timesteps": int(saved["steps"]),
         "method": ("a warm start imitating the heuristic, then " if args.clone_decisions else "")
         + f"PPO on the GPU against {args.opponents} opponents",
     }
-    meta = make_metadata(players, args.hidden, "relu", training, game=game)
     path = os.path.join(args.output_dir, "policy.npz")
-    save_policy(path, PolicyWeights(meta, sequential_layers(best)))
-    return path
-
-
-def copy_to_cpu(net: Any) -> Any:
-    """A copy of a torch module on the CPU."""
-    import copy
-
-    return copy.deepcopy(net).to("cpu")
+    return ppo.save_actor_policy(path, best, players, args.hidden, training, game)
 
 
 if __name__ == "__main__":

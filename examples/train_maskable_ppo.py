@@ -62,16 +62,30 @@ docs/kahuna.md, "Training and bots", has the arena's check and the curves.
 from __future__ import annotations
 
 import argparse
-import csv
 import math
-import os
 import sys
 import time
 
-import numpy as np
-
 from kanaloa_env.drawing.terminal import plural
-from kanaloa_env.training import GracefulStop, layer_sizes, run_script
+from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training.cli import (
+    add_evaluation_options,
+    add_game_options,
+    add_loss_options,
+    add_output_options,
+    add_rollout_options,
+    check_ppo_options,
+    script_parser,
+    table_size,
+)
+from kanaloa_env.training.records import start_run
+from kanaloa_env.training.sb3 import (
+    Every,
+    evaluation_row,
+    maskable_ppo,
+    periodic_callback,
+    save_run,
+)
 
 # Budgets differ per game: Kanaloa's 4-player table still improves at 1.8M steps, where
 # Kahuna's greedy policy wins 99.7% against random at 213k steps and nothing changes up to
@@ -83,17 +97,9 @@ GAME_DEFAULTS: dict[str, dict[str, int]] = {
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    p = script_parser(__doc__)
     p.add_argument("--seed", type=int, default=0, help="seeds the games, the bots and torch")
-    p.add_argument("--game", choices=("kanaloa", "kahuna"), default="kanaloa", help="which game")
-    p.add_argument(
-        "--num-players",
-        type=int,
-        default=None,
-        help="players at the table (Kanaloa 3..5, default 4; Kahuna 2)",
-    )
+    add_game_options(p, choices=("kanaloa", "kahuna"), default="kanaloa")
     p.add_argument(
         "--opponents",
         default="random",
@@ -107,15 +113,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         + ", ".join(f"{g} {d['total_timesteps']:,}" for g, d in GAME_DEFAULTS.items())
         + ")",
     )
-    p.add_argument("--num-envs", type=int, default=256, help="games played side by side")
-    p.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
-    p.add_argument("--batch-size", type=int, default=4096, help="PPO minibatch size")
-    p.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
+    add_rollout_options(p)
     p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam learning rate")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
-    p.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
-    p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus coefficient")
+    add_loss_options(p, ent_coef=0.01)
     p.add_argument(
         "--net-arch", default="256,256", help="hidden layer sizes of the policy and value MLPs"
     )
@@ -126,61 +126,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="potential-based shaping weight on the game's shaping potential (Kanaloa: the "
         "boat's lead; Kahuna: the stone difference / 12; 0: the game's plain rewards)",
     )
-    p.add_argument(
-        "--eval-freq",
-        type=int,
-        default=argparse.SUPPRESS,
-        help="evaluate every this many timesteps (default per game: "
-        + ", ".join(f"{g} {d['eval_freq']:,}" for g, d in GAME_DEFAULTS.items())
-        + ")",
-    )
-    p.add_argument(
-        "--eval-games", type=int, default=2000, help="evaluation games against random bots"
-    )
-    p.add_argument(
-        "--eval-heuristic-games",
-        type=int,
-        default=500,
-        help="evaluation games against heuristic bots (0: skip)",
-    )
-    p.add_argument(
-        "--output-dir", default="runs/maskable_ppo", help="where the model, CSV and plot go"
-    )
-    p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads")
-    p.add_argument("--no-progress-bar", action="store_true", help="hide the progress bar")
+    per_game = ", ".join(f"{g} {d['eval_freq']:,}" for g, d in GAME_DEFAULTS.items())
+    eval_help = f"evaluate every this many timesteps (default per game: {per_game})"
+    add_evaluation_options(p, eval_freq=None, eval_freq_help=eval_help)
+    output_help = "where the model, CSV and plot go"
+    add_output_options(p, "runs/maskable_ppo", output_help, progress_bar=True)
     args = p.parse_args(argv)
     for key, value in GAME_DEFAULTS[args.game].items():
         if not hasattr(args, key):
             setattr(args, key, value)
     if args.eval_freq < 1:
         p.error(f"--eval-freq must be >= 1, got {args.eval_freq}")
-    if args.total_timesteps < 1 or args.num_envs < 1 or args.n_steps < 2:
-        p.error("--total-timesteps and --num-envs must be >= 1 and --n-steps >= 2")
-    from kanaloa_env.games import get_game
-
-    game = get_game(args.game)
-    if args.num_players is None:
-        args.num_players = game.default_num_players
-    if args.num_players not in game.player_counts:
-        p.error(f"--num-players must be in {game.player_counts_text()} for {game.title}")
-    try:
-        args.net_arch = layer_sizes(args.net_arch, "--net-arch")
-    except ValueError as exc:
-        p.error(str(exc))
+    check_ppo_options(p, args)
+    table_size(p, args)
     return args
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     args = parse_args(argv)
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-    torch.set_num_threads(args.torch_threads)
-    os.makedirs(args.output_dir, exist_ok=True)
+    start_run(args.output_dir, args.torch_threads)
 
     # TRY NOT TO MODIFY: seeding. The env seeds its games and bots; SB3 seeds torch.
     env = SB3VecEnv(
@@ -191,53 +157,26 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         seed=args.seed,
         progress_shaping=args.progress_shaping,
     )
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=args.n_steps,
-        batch_size=min(args.batch_size, args.n_steps * args.num_envs),
-        n_epochs=args.n_epochs,
-        learning_rate=args.learning_rate,
-        gamma=args.gamma,
-        gae_lambda=args.gae_lambda,
-        clip_range=args.clip_range,
-        ent_coef=args.ent_coef,
-        policy_kwargs={"net_arch": args.net_arch},
-        seed=args.seed,
-        device="cpu",
-        verbose=0,
-    )
+    policy_kwargs = {"net_arch": args.net_arch}
+    model = maskable_ppo(env, args, policy_kwargs=policy_kwargs, seed=args.seed)
 
     rows: list[dict[str, object]] = []
-    t0, cpu0 = time.time(), time.process_time()
+    started = time.time(), time.process_time()
 
     def run_eval(timesteps: int) -> None:
-        row: dict[str, object] = {
-            "timesteps": timesteps,
-            "wall_s": round(time.time() - t0, 1),
-            "cpu_s": round(time.process_time() - cpu0, 1),
-        }
         # Evaluation seeds differ from the training seed: unseen deals.
-        for label, games in (("random", args.eval_games), ("heuristic", args.eval_heuristic_games)):
-            if games <= 0:
-                continue
-            res = evaluate(
+        games = {"random": args.eval_games, "heuristic": args.eval_heuristic_games}
+        with progress.evaluating():
+            row = evaluation_row(
                 model,
-                label,
-                num_games=games,
-                game=args.game,
+                timesteps,
+                games,
                 num_players=args.num_players,
                 seed=10_000 + args.seed,
+                started=started,
+                game=args.game,
+                say=progress.write,
             )
-            row.update(
-                {
-                    f"{label}_win_rate": round(res.win_rate, 4),
-                    f"{label}_ci_low": round(res.ci_low, 4),
-                    f"{label}_ci_high": round(res.ci_high, 4),
-                    f"{label}_games": res.games,
-                }
-            )
-            progress.write(f"[{timesteps:>9} steps, {row['wall_s']:>6}s] vs {label}: {res}")
         rows.append(row)
 
     rollout = args.n_steps * args.num_envs
@@ -250,50 +189,25 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             f"of {rollout:,} ({args.n_steps} steps x {plural(args.num_envs, 'game')})"
         )
 
-    class PeriodicEval(BaseCallback):
-        """Evaluate every `--eval-freq` timesteps, between a PPO update and the next rollout;
-        report progress after every rollout."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_eval = args.eval_freq
-
-        def _on_rollout_start(self) -> None:
-            if self.num_timesteps >= self.next_eval and not stop.requested:
-                with progress.evaluating():
-                    run_eval(self.num_timesteps)
-                self.next_eval += args.eval_freq
-
-        def _on_rollout_end(self) -> None:
-            progress.update(self.num_timesteps)
-
-        def _on_step(self) -> bool:
-            return not stop.requested  # False ends model.learn after this step
-
     with GracefulStop() as stop:  # Ctrl-C: stop at the next step, save below, exit 130
-        with progress.evaluating():
-            run_eval(0)
-        model.learn(total_timesteps=args.total_timesteps, callback=PeriodicEval())
+        run_eval(0)
+        # Every --eval-freq timesteps, between a PPO update and the next rollout; the
+        # progress after every rollout.
+        callback = periodic_callback(stop, [Every(args.eval_freq, run_eval)], progress.update)
+        model.learn(total_timesteps=args.total_timesteps, callback=callback)
         if not stop.requested and (not rows or rows[-1]["timesteps"] != model.num_timesteps):
-            with progress.evaluating():
-                run_eval(model.num_timesteps)
-    train_s = time.time() - t0
+            run_eval(model.num_timesteps)
+    train_s = time.time() - started[0]
     progress.close()
 
-    model_path = os.path.join(args.output_dir, "model.zip")
-    model.save(model_path)
-    csv_path = os.path.join(args.output_dir, "eval.csv")
-    png_path = os.path.join(args.output_dir, "learning_curve.png")
-    if rows:  # none only when Ctrl-C came during the first evaluation
-        write_rows(rows, csv_path)
-        title = f"MaskablePPO on {args.game.capitalize()}"
-        plot_curve(rows, args.num_players, png_path, title=title)
-    stop.exit_if_requested(
-        {
-            "model": model_path,
-            "evaluations": csv_path if rows else None,
-            "learning curve": png_path if rows else None,
-        },
+    title = f"MaskablePPO on {args.game.capitalize()}"
+    model_path, csv_path, png_path = save_run(
+        model,
+        rows,
+        args.output_dir,
+        args.num_players,
+        title,
+        stop,
         progress=f"after {model.num_timesteps:,} of {total:,} steps",
     )
     final = rows[-1]
@@ -304,15 +218,6 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     summary = {"model": model_path, "csv": csv_path, "plot": png_path, "final": final}
     summary["args"] = {k: v for k, v in vars(args).items()}
     return summary
-
-
-def write_rows(rows: list[dict[str, object]], path: str) -> None:
-    """The evaluations as a CSV table, `timesteps` first."""
-    fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "timesteps", k))
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
 
 
 class Progress:
@@ -392,39 +297,6 @@ class _Timed:
         self.p.eval_s += now - self.start
         self.p.evals_run += 1
         self.p.last = now
-
-
-def plot_curve(
-    rows: list[dict[str, object]], num_players: int, path: str, title: str | None = None
-) -> None:
-    """Win rate against each opponent kind over training, with the Wilson 95% bands."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    x = np.array([r["timesteps"] for r in rows], dtype=float)
-    for label, colour in (("random", "tab:blue"), ("heuristic", "tab:orange")):
-        key = f"{label}_win_rate"
-        if not all(key in r for r in rows):
-            continue
-        y = np.array([r[key] for r in rows], dtype=float)
-        lo = np.array([r[f"{label}_ci_low"] for r in rows], dtype=float)
-        hi = np.array([r[f"{label}_ci_high"] for r in rows], dtype=float)
-        others = f"{num_players - 1} {label} bots" if num_players > 2 else f"a {label} bot"
-        ax.plot(x, y, marker="o", color=colour, label=f"vs {others}")
-        ax.fill_between(x, lo, hi, color=colour, alpha=0.2)
-    ax.axhline(1.0 / num_players, color="grey", linestyle="--", label=f"chance (1/{num_players})")
-    ax.set_xlabel("learner timesteps")
-    ax.set_ylabel("win rate (95% Wilson CI)")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"{title or 'MaskablePPO'}, {num_players} players")
-    ax.legend(loc="upper left")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
 import shlex
 import sys
@@ -71,31 +70,38 @@ from typing import Any
 
 import numpy as np
 
-from kanaloa_env.training import GracefulStop, file_log, layer_sizes, run_script
+from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training.cli import (
+    add_loss_options,
+    add_output_options,
+    add_rollout_options,
+    parse_layer_sizes,
+    require,
+    script_parser,
+)
+from kanaloa_env.training.ppo import stream_seed
+from kanaloa_env.training.records import (
+    plot_win_rates,
+    run_log,
+    start_run,
+    win_rate_columns,
+    write_csv,
+)
+from kanaloa_env.training.sb3 import Every, maskable_ppo, periodic_callback
 
 # Streams of the stages, mixed with --seed into the deal seeds (distinct from the
 # small integers users pass to the arena).
 _BC_STREAM, _PPO_STREAM, _EVAL_STREAM, _BOT_STREAM = 1, 2, 3, 4
 
 
-def stream_seed(seed: int, stream: int) -> int:
-    """A 64-bit seed of stream `stream` of run `seed` (numpy's SeedSequence mixing)."""
-    return int(np.random.SeedSequence([seed, stream]).generate_state(1, np.uint64)[0])
-
-
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    p = script_parser(__doc__)
     p.add_argument("--seed", type=int, default=0, help="seeds every deal stream, bot and torch")
     p.add_argument("--num-players", type=int, default=4, help="players at the table (3..5)")
     p.add_argument(
         "--net-arch", default="256,256", help="hidden layers of the policy and value MLPs"
     )
-    p.add_argument(
-        "--output-dir", default="runs/ppo_bot_4p", help="checkpoints, logs and the policy file"
-    )
-    p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads")
+    add_output_options(p, "runs/ppo_bot_4p", "checkpoints, logs and the policy file")
     p.add_argument(
         "--init-policy",
         default=None,
@@ -114,18 +120,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     g.add_argument(
         "--ppo-timesteps", type=int, default=10_000_000, help="learner decisions to train on"
     )
-    g.add_argument("--num-envs", type=int, default=256, help="games played side by side")
-    g.add_argument("--n-steps", type=int, default=64, help="rollout length per game per update")
-    g.add_argument("--batch-size", type=int, default=4096, help="PPO minibatch size")
-    g.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
+    add_rollout_options(g)
     g.add_argument("--learning-rate", type=float, default=3e-4, help="initial Adam learning rate")
     g.add_argument(
         "--learning-rate-final", type=float, default=3e-5, help="learning rate at the end (linear)"
     )
-    g.add_argument("--gamma", type=float, default=0.995, help="discount per learner decision")
-    g.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
-    g.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
-    g.add_argument("--ent-coef", type=float, default=0.001, help="entropy bonus coefficient")
+    add_loss_options(g, ent_coef=0.001, gamma_help="discount per learner decision")
     g.add_argument("--vf-coef", type=float, default=0.5, help="value loss coefficient")
     g.add_argument(
         "--target-kl", type=float, default=0.02, help="stop an update's epochs past this KL"
@@ -155,9 +155,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     g.add_argument("--final-seed", type=int, default=1, help="seed of the final arena")
     args = p.parse_args(argv)
     positive = ("bc_games", "bc_epochs", "bc_batch_size", "num_envs", "batch_size", "n_epochs")
-    for name in positive + ("pool_size", "snapshot_freq", "eval_freq", "eval_games", "final_games"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be >= 1")
+    positive += ("pool_size", "snapshot_freq", "eval_freq", "eval_games", "final_games")
+    require(p, args, positive, lambda v: v >= 1, "must be >= 1")
     if args.bc_chunks < 0 or args.ppo_timesteps < 0:
         p.error("--bc-chunks and --ppo-timesteps must be >= 0")
     if args.n_steps < 2:
@@ -166,10 +165,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--num-players must be 3, 4 or 5")
     if not 0.0 <= args.heuristic_share <= 1.0:
         p.error("--heuristic-share must be in [0, 1]")
-    try:
-        args.net_arch = layer_sizes(args.net_arch, "--net-arch")
-    except ValueError as exc:
-        p.error(str(exc))
+    args.net_arch = parse_layer_sizes(p, args.net_arch, "--net-arch")
     args.activation = "tanh"  # SB3's default
     if args.init_policy is not None:
         from kanaloa_env.bots.policy_file import load_policy
@@ -267,7 +263,7 @@ def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any, stop: Grac
         log(f"bc: resuming after chunk {start} of {args.bc_chunks}")
     if start >= args.bc_chunks:
         return
-    seed = stream_seed(args.seed, _BC_STREAM)
+    seed = stream_seed(args.seed, _BC_STREAM, bits=64)
     held_out = heuristic_games(args.num_players, seed, 2**40, 256, args.gamma)
     # Minibatch steps per chunk, estimated from the held-out games, for the schedule.
     decisions = len(held_out["actions"]) * args.bc_games // 256
@@ -292,7 +288,7 @@ def behaviour_cloning(model: Any, args: argparse.Namespace, log: Any, stop: Grac
             args.num_players, seed, chunk * args.bc_games, args.bc_games, args.gamma
         )
         obs, actions, masks, returns = tensors(data)
-        gen = torch.Generator().manual_seed(stream_seed(args.seed, 1000 + chunk) % 2**63)
+        gen = torch.Generator().manual_seed(stream_seed(args.seed, 1000 + chunk, bits=64) % 2**63)
         policy.set_training_mode(True)
         losses = []
         for _ in range(args.bc_epochs):
@@ -379,7 +375,6 @@ def ppo_finetune(
     is saved where it stopped (also when a second Ctrl-C stops it at once)."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
 
     from kanaloa_env.bots.model import MaskablePPOBot
     from kanaloa_env.core.files import atomic_write_path
@@ -414,47 +409,17 @@ def ppo_finetune(
             "heuristic",
             num_games=args.eval_games,
             num_players=args.num_players,
-            seed=stream_seed(args.seed, _EVAL_STREAM),
+            seed=stream_seed(args.seed, _EVAL_STREAM, bits=64),
         )
-        rows.append(
-            {
-                "stage": "ppo",
-                "timesteps": timesteps,
-                "wall_s": round(time.time() - t0, 1),
-                "heuristic_win_rate": round(res.win_rate, 4),
-                "heuristic_ci_low": round(res.ci_low, 4),
-                "heuristic_ci_high": round(res.ci_high, 4),
-                "heuristic_games": res.games,
-            }
-        )
+        wall_s = round(time.time() - t0, 1)
+        row = {"stage": "ppo", "timesteps": timesteps, "wall_s": wall_s}
+        rows.append(row | win_rate_columns("heuristic", res))
         log(f"ppo [{timesteps:>9} steps, {time.time() - t0:>6.0f}s] vs heuristic: {res}")
         model.save(last)
         if res.win_rate > best_rate:
             best_rate = res.win_rate
             model.save(best)
         write_eval(rows, args)
-
-    class Callback(BaseCallback):
-        """Between a PPO update and the next rollout: snapshot into the pool, evaluate."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            done = model.num_timesteps
-            self.next_snapshot = (done // args.snapshot_freq + 1) * args.snapshot_freq
-            self.next_eval = (done // args.eval_freq + 1) * args.eval_freq
-
-        def _on_rollout_start(self) -> None:
-            if stop.requested:
-                return
-            if self.num_timesteps >= self.next_snapshot:
-                snapshot(self.num_timesteps)
-                self.next_snapshot += args.snapshot_freq
-            if self.num_timesteps >= self.next_eval:
-                run_eval(self.num_timesteps)
-                self.next_eval += args.eval_freq
-
-        def _on_step(self) -> bool:
-            return not stop.requested  # False ends model.learn after this step
 
     if model.num_timesteps == 0:
         if not pool and args.heuristic_share < 1.0:
@@ -463,8 +428,12 @@ def ppo_finetune(
     env.set_opponents(opponent_list(heuristic, pool, args.heuristic_share), "random")
     remaining = args.ppo_timesteps - model.num_timesteps
     if remaining > 0 and not stop.requested:
+        # Between a PPO update and the next rollout: snapshot into the pool, evaluate.
+        done = model.num_timesteps
+        every = [Every(args.snapshot_freq, snapshot, done), Every(args.eval_freq, run_eval, done)]
+        callback = periodic_callback(stop, every)
         try:
-            model.learn(total_timesteps=remaining, callback=Callback(), reset_num_timesteps=False)
+            model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False)
         finally:
             if stop.requested:  # Ctrl-C: keep the steps trained since the last evaluation
                 model.save(last)
@@ -476,20 +445,11 @@ def ppo_finetune(
 
 def write_eval(rows: list[dict], args: argparse.Namespace) -> None:
     """eval.csv and learning_curve.png of the evaluations so far."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from train_maskable_ppo import plot_curve  # the same plot as the other examples
-
-    from kanaloa_env.core.files import atomic_write_path
-
     fields = ["stage", "timesteps", "wall_s"] + [
         f"heuristic_{k}" for k in ("win_rate", "ci_low", "ci_high", "games")
     ]
-    with atomic_write_path(os.path.join(args.output_dir, "eval.csv")) as tmp:
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=fields)
-            w.writeheader()
-            w.writerows(rows)
-    plot_curve(
+    write_csv(os.path.join(args.output_dir, "eval.csv"), rows, fields)
+    plot_win_rates(
         rows,
         args.num_players,
         os.path.join(args.output_dir, "learning_curve.png"),
@@ -557,15 +517,11 @@ def export_and_measure(model: Any, args: argparse.Namespace, log: Any) -> dict[s
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     import torch
-    from sb3_contrib import MaskablePPO
 
     from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
-    torch.set_num_threads(args.torch_threads)
-    os.makedirs(args.output_dir, exist_ok=True)
-    log = file_log(os.path.join(args.output_dir, "train.log"))
-
-    log(f"args: {json.dumps(vars(args))}")
+    start_run(args.output_dir, args.torch_threads)
+    log = run_log(args.output_dir, "train.log", vars(args))
     t0 = time.time()
     # TRY NOT TO MODIFY: seeding. Every stream comes from --seed; SB3 seeds torch.
     env = SB3VecEnv(
@@ -573,29 +529,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         num_players=args.num_players,
         opponents="heuristic",
         opponent_sampling="random",
-        seed=stream_seed(args.seed, _PPO_STREAM),
+        seed=stream_seed(args.seed, _PPO_STREAM, bits=64),
         progress_shaping=args.progress_shaping,
     )
-    model = MaskablePPO(
-        "MlpPolicy",
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation]
+    model = maskable_ppo(
         env,
-        n_steps=args.n_steps,
-        batch_size=min(args.batch_size, args.n_steps * args.num_envs),
-        n_epochs=args.n_epochs,
+        args,
         learning_rate=lr_schedule(args.learning_rate, args.learning_rate_final),
-        gamma=args.gamma,
-        gae_lambda=args.gae_lambda,
-        clip_range=args.clip_range,
-        ent_coef=args.ent_coef,
         vf_coef=args.vf_coef,
         target_kl=args.target_kl,
-        policy_kwargs={
-            "net_arch": args.net_arch,
-            "activation_fn": {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation],
-        },
-        seed=stream_seed(args.seed, _BOT_STREAM) % 2**32,
-        device="cpu",
-        verbose=0,
+        policy_kwargs={"net_arch": args.net_arch, "activation_fn": activation},
+        seed=stream_seed(args.seed, _BOT_STREAM, bits=64) % 2**32,
     )
     if args.init_policy is not None:
         from kanaloa_env.bots.policy_file import load_into_maskable_ppo, load_policy

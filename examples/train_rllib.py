@@ -60,74 +60,77 @@ from typing import Any
 
 from kanaloa_env.drawing.terminal import plural
 from kanaloa_env.games import DEFAULT_GAME, GAMES, get_game
-from kanaloa_env.training import GracefulStop, layer_sizes, run_script
+from kanaloa_env.training import GracefulStop, run_script
+from kanaloa_env.training.cli import (
+    add_game_options,
+    add_output_options,
+    parse_layer_sizes,
+    require,
+    script_parser,
+    table_size,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
+    p = script_parser(__doc__)
     p.add_argument("--seed", type=int, default=0, help="seeds RLlib (games, torch) and the arena")
-    p.add_argument(
-        "--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="which game to train on"
+    add_game_options(
+        p, choices=sorted(GAMES), default=DEFAULT_GAME, game_help="which game to train on"
     )
-    p.add_argument(
-        "--num-players",
-        type=int,
-        default=None,
-        help="players at the table (Kanaloa 3..5, default 4; Kahuna 2)",
-    )
-    p.add_argument(
+    g = p.add_argument_group("Ray")
+    g.add_argument(
         "--address",
         default=None,
         help="Ray cluster to join ('auto', 'HOST:6379', 'ray://HOST:10001'); default: start "
         "a local Ray instance",
     )
-    p.add_argument(
+    g.add_argument(
         "--num-env-runners",
         type=int,
         default=0,
         help="remote RLlib env runners (Ray actors) that sample; 0 samples in this process",
     )
-    p.add_argument(
+    g.add_argument(
         "--num-envs-per-env-runner", type=int, default=64, help="games each env runner steps"
     )
-    p.add_argument(
+    g = p.add_argument_group("PPO")
+    g.add_argument(
         "--total-timesteps",
         type=int,
         default=1_500_000,
         help="budget: env steps (decisions of any seat) to sample before stopping",
     )
-    p.add_argument(
+    g.add_argument(
         "--train-batch-size", type=int, default=16_384, help="env steps per PPO iteration"
     )
-    p.add_argument("--minibatch-size", type=int, default=4096, help="PPO minibatch size")
-    p.add_argument("--num-epochs", type=int, default=4, help="PPO epochs per iteration")
-    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--lambda", dest="lambda_", type=float, default=0.95, help="GAE lambda")
-    p.add_argument("--clip-param", type=float, default=0.2, help="PPO clip range")
-    p.add_argument("--entropy-coeff", type=float, default=0.01, help="entropy bonus coefficient")
-    p.add_argument(
+    g.add_argument("--minibatch-size", type=int, default=4096, help="PPO minibatch size")
+    g.add_argument("--num-epochs", type=int, default=4, help="PPO epochs per iteration")
+    g.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    g.add_argument("--gamma", type=float, default=0.995, help="discount factor")
+    g.add_argument("--lambda", dest="lambda_", type=float, default=0.95, help="GAE lambda")
+    g.add_argument("--clip-param", type=float, default=0.2, help="PPO clip range")
+    g.add_argument("--entropy-coeff", type=float, default=0.01, help="entropy bonus coefficient")
+    g.add_argument(
         "--hidden", default="256,256", help="hidden layer sizes of the policy and value MLPs"
     )
-    p.add_argument(
+    g = p.add_argument_group("evaluation and checkpoints")
+    g.add_argument(
         "--eval-every", type=int, default=10, help="evaluate against random bots every N iterations"
     )
-    p.add_argument(
+    g.add_argument(
         "--eval-games", type=int, default=400, help="games per evaluation during training"
     )
-    p.add_argument(
+    g.add_argument(
         "--final-random-games", type=int, default=2000, help="final games against random bots"
     )
-    p.add_argument(
+    g.add_argument(
         "--final-heuristic-games", type=int, default=2000, help="final games against heuristic bots"
     )
-    p.add_argument(
+    g.add_argument(
         "--checkpoint-every", type=int, default=10, help="save a checkpoint every N iterations"
     )
-    p.add_argument("--output-dir", default="runs/rllib", help="checkpoint, eval.csv, results.json")
-    p.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads per process")
+    output_help = "checkpoint, eval.csv, results.json"
+    add_output_options(p, "runs/rllib", output_help, torch_help="torch CPU threads per process")
     p.add_argument(
         "--tiny",
         action="store_true",
@@ -146,33 +149,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.final_random_games = 8
         args.final_heuristic_games = 8
         args.checkpoint_every = 1
-    game = get_game(args.game)
-    if args.num_players is None:
-        args.num_players = game.default_num_players
-    if args.num_players not in game.player_counts:
-        p.error(
-            f"--num-players must be in {game.player_counts_text()} for {game.title}, "
-            f"got {args.num_players}"
-        )
-    for name in (
-        "num_envs_per_env_runner",
-        "total_timesteps",
-        "train_batch_size",
-        "minibatch_size",
-        "num_epochs",
-        "eval_every",
-        "checkpoint_every",
-        "torch_threads",
-    ):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be >= 1")
-    for name in ("num_env_runners", "eval_games", "final_random_games", "final_heuristic_games"):
-        if getattr(args, name) < 0:
-            p.error(f"--{name.replace('_', '-')} must be >= 0")
-    try:
-        args.hidden = layer_sizes(args.hidden, "--hidden")
-    except ValueError as exc:
-        p.error(str(exc))
+    table_size(p, args)
+    sizes = ("num_envs_per_env_runner", "total_timesteps", "train_batch_size", "minibatch_size")
+    sizes += ("num_epochs", "eval_every", "checkpoint_every", "torch_threads")
+    require(p, args, sizes, lambda v: v >= 1, "must be >= 1")
+    counts = ("num_env_runners", "eval_games", "final_random_games", "final_heuristic_games")
+    require(p, args, counts, lambda v: v >= 0, "must be >= 0")
+    args.hidden = parse_layer_sizes(p, args.hidden, "--hidden")
     return args
 
 

@@ -20,10 +20,11 @@ EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(EXAMPLES))
 
 from interrupt_kit import run_example  # noqa: E402
-from train_batched_ppo import Rollouts, gae, make_nets, self_play, shaped_returns  # noqa: E402
+from train_batched_ppo import Rollouts, gae, self_play, shaped_returns  # noqa: E402
 
 from kanaloa_env.games import get_game  # noqa: E402
 from kanaloa_env.training import GracefulStop  # noqa: E402
+from kanaloa_env.training.ppo import make_nets  # noqa: E402
 
 SMOKE = (
     *("--bc-games", "16", "--bc-epochs", "1", "--timesteps", "6000", "--rollout", "2048"),

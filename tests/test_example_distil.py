@@ -18,7 +18,8 @@ EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(EXAMPLES))
 
 from interrupt_kit import run_example  # noqa: E402
-from label_with_search import read_chunk, replay_chunk  # noqa: E402
+
+from kanaloa_env.training.labels import read_chunk, replay_chunk  # noqa: E402
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:

@@ -19,13 +19,9 @@ TINY = (
 
 
 def test_a_generation_end_to_end_and_a_rerun_skips_it(tmp_path: Path) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-    from label_with_search import read_chunk
-
     from kanaloa_env.bots import make_bot
     from kanaloa_env.bots.policy_file import load_policy
+    from kanaloa_env.training.labels import read_chunk
 
     out = tmp_path / "exit"
     proc = run_example("expert_iteration.py", *TINY, "--output-dir", str(out))
