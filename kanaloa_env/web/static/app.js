@@ -348,8 +348,7 @@ async function drawPictures(step) {
   }
   const seat = seatParam();
   const seats = seat === "all" ? ui.info.players.map((p) => p.seat) : [seat];
-  box.classList.toggle("grid", seats.length > 1);
-  box.replaceChildren();
+  const frames = [];
   const loads = [];
   for (const s of seats) {
     const frame = el("div", { class: "board" });
@@ -357,10 +356,13 @@ async function drawPictures(step) {
     const img = el("img", { alt: `${ui.info.title}, position ${step}${who} (the text view below says it in words)` });
     frame.append(img);
     if (seats.length > 1) frame.append(el("div", { class: "caption" }, `player_${s}'s view`));
-    box.append(frame);
+    frames.push(frame);
     loads.push(loadImage(img, pictureURL(step, s)));
   }
+  // The old picture stays until the new one is in: the page neither flickers nor jumps.
   await Promise.all(loads);
+  box.classList.toggle("grid", seats.length > 1);
+  box.replaceChildren(...frames);
   const img = box.querySelector("img");
   if (img && img.naturalWidth) {
     // The layout sizes the picture from its shape; the zoom shows it at its own size.
@@ -438,7 +440,7 @@ function pick(actions, from) {
   const box = $("choice-moves");
   box.replaceChildren();
   for (const m of ui.view.moves.filter((m) => actions.includes(m.action))) {
-    const b = el("button", { type: "button", "data-action": m.action }, m.label);
+    const b = moveButton(m);
     b.addEventListener("click", () => {
       $("choice").hidden = true;
       guard(() => play(m.action));
@@ -448,6 +450,16 @@ function pick(actions, from) {
   ui.choiceFrom = from || null;
   $("choice").hidden = false;
   box.querySelector("button").focus();
+}
+
+// A move's button: its label wraps between words, never at the hyphen of a line's name
+// ("ALOA-HUNA"); the text is the label as the server gave it.
+function moveButton(m) {
+  const b = el("button", { type: "button", "data-action": m.action });
+  for (const t of m.label.split(/(\s+)/)) {
+    if (t) b.append(t.includes("-") ? el("span", { class: "nw" }, t) : document.createTextNode(t));
+  }
+  return b;
 }
 
 function closeChoice() {
@@ -476,7 +488,7 @@ async function render() {
   const moves = $("moves");
   moves.replaceChildren();
   for (const m of v.moves) {
-    const b = el("button", { type: "button", "data-action": m.action }, m.label);
+    const b = moveButton(m);
     b.addEventListener("click", () => guard(() => play(m.action)));
     moves.append(b);
   }
