@@ -82,7 +82,8 @@ def test_a_human_typing_the_notation_of_random_moves_finishes_a_game() -> None:
     typed: list[str] = []
 
     def type_a_notation(prompt: str) -> str:
-        # The moves printed last: "  12) take 0  (COCO)"; type a random one's notation.
+        # The moves printed last: "  12) take COCO from slot 0  (ends your turn)"; type a
+        # random one's words before the note.
         tail = out.getvalue().rsplit("Your move (", 1)[1].split("\n")[1:]
         labels = [line.split(") ", 1)[1] for line in tail if ") " in line]
         typed.append(strip_ansi(labels[int(rng.integers(len(labels)))]).split("  (")[0])

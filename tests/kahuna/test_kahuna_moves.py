@@ -28,27 +28,29 @@ def _notation(label: str) -> str:
     return strip_ansi(label).split("  (")[0]
 
 
-def test_e1_moves_are_numbered_with_their_notation_and_effects() -> None:
+def test_e1_moves_are_numbered_with_their_words_and_effects() -> None:
     moves = legal_moves(load(e1()))
     assert [m.number for m in moves] == list(range(1, len(moves) + 1))
     assert [m.action for m in moves] == np.flatnonzero(load(e1()).legal[0]).tolist()
     labels = {m.action: m.label for m in moves}
-    assert labels[9] == "place BARI-DUDA DUDA  (claims BARI, 1 of theirs off, they lose ALOA)"
-    assert labels[19] == "place COCO-KAHU KAHU"
-    assert labels[135] == "discard ALOA  (face down)"
-    assert labels[147] == "end  (to the draw phase, to hand back cards)"
-    assert labels[148] == "take 0  (COCO)"
-    assert labels[151] == "draw  (from the pile of 8)"
-    assert labels[152] == "skip  (draw nothing)"
+    assert labels[9] == (
+        "place bridge BARI-DUDA, pay DUDA  (claims BARI, 1 of theirs off, they lose ALOA)"
+    )
+    assert labels[19] == "place bridge COCO-KAHU, pay KAHU"
+    assert labels[135] == "discard ALOA  (face down, no other effect)"
+    assert labels[147] == "end play  (to the draw phase, to hand back cards)"
+    assert labels[148] == "take COCO from slot 0  (ends your turn)"
+    assert labels[151] == "draw from the pile  (8 cards there, face down; ends your turn)"
+    assert labels[152] == "skip the draw  (take no card; ends your turn)"
     # Black's turn in E1: the removal frees HUNA+HUNA's line; the claim takes two islands.
     s = act(load(e1()), 9, 0, 147, 148)
     labels = {m.action: m.label for m in legal_moves(s)}
-    assert labels[94] == "remove ELAI-HUNA HUNA HUNA"
+    assert labels[94] == "remove opponent's bridge ELAI-HUNA, pay HUNA+HUNA"
     s = act(s, 94)
     labels = {m.action: m.label for m in legal_moves(s)}
     assert (
         labels[26]
-        == "place ELAI-HUNA ELAI  (claims ELAI and HUNA, 3 of theirs off, they lose DUDA)"
+        == "place bridge ELAI-HUNA, pay ELAI  (claims ELAI and HUNA, 3 of theirs off, they lose DUDA)"
     )
     assert 27 not in labels  # both HUNA cards were spent on the removal
 

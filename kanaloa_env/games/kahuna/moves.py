@@ -1,8 +1,10 @@
 """Kahuna at the terminal: the numbered legal moves, what a typed move names, the result.
 
-Used through the game protocol by `python -m kanaloa_env.play --game kahuna`. A
-human types a move number or a short notation (`HELP_TEXT`); each move's label
-starts with its notation, so what the list shows can be typed back.
+Used through the game protocol by `python -m kanaloa_env.play --game kahuna` and by
+the web page. A human types a move number or a short notation (`HELP_TEXT`). Each
+move's label says in words what is played and which card pays ("place bridge
+BARI-DUDA, pay DUDA"), then what the move does; its words before the note parse
+back to the move, so what the list shows can be typed back.
 """
 
 from __future__ import annotations
@@ -45,7 +47,15 @@ from ..protocol import Move
 from .describe import claims_of_place, islands_in, result_sentence
 from .text import PLAYER_FG
 
-__all__ = ["HELP_TEXT", "final_lines", "legal_moves", "notation", "parse_move", "turn_prompt"]
+__all__ = [
+    "HELP_TEXT",
+    "final_lines",
+    "label_head",
+    "legal_moves",
+    "notation",
+    "parse_move",
+    "turn_prompt",
+]
 
 # ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "１" or "٣"
 # (which int() reads as 1 and 3), none of which a move number should be.
@@ -149,10 +159,37 @@ def _effects(state: State, action: int) -> str:
     return ", ".join(parts)
 
 
+def label_head(state: State, action: int) -> str:
+    """The words of a move's label before its note, for a newcomer and parsed back by
+    `parse_move`: "place bridge BARI-DUDA, pay DUDA", "remove opponent's bridge
+    ELAI-HUNA, pay HUNA+HUNA", "discard ALOA" ("hand back ALOA" in the draw phase),
+    "end play" ("end final turn"), "take COCO from slot 0", "draw from the pile",
+    "skip the draw"."""
+    a = int(action)
+    kind = Kind(int(ACTION_KIND[a]))
+    x, y = int(ACTION_CARD[a]), int(ACTION_CARD2[a])
+    line = LINE_NAMES[ACTION_LINE[a]]
+    if kind == Kind.PLACE:
+        return f"place bridge {line}, pay {ISLAND_NAMES[x]}"
+    if kind == Kind.REMOVE:
+        return f"remove opponent's bridge {line}, pay {ISLAND_NAMES[x]}+{ISLAND_NAMES[y]}"
+    if kind == Kind.DISCARD:
+        verb = "hand back" if state.phase[0] == Phase.DRAW else "discard"
+        return f"{verb} {ISLAND_NAMES[x]}"
+    if kind == Kind.END_PLAY:
+        return "end final turn" if state.final_turns_left[0] > 0 else "end play"
+    if kind == Kind.TAKE:
+        s = int(ACTION_SLOT[a])
+        card = int(state.face_up[0, s])
+        return f"take {ISLAND_NAMES[card]} from slot {s}" if card >= 0 else f"take {s}"
+    return "draw from the pile" if kind == Kind.DRAW else "skip the draw"
+
+
 def legal_moves(state: State, color: bool = False) -> list[Move]:
     """The legal actions of the player to act in game 0, numbered from 1, with labels
-    that start with their notation and add what the move does ("place BARI-DUDA DUDA
-    (claims BARI, 1 of theirs off, they lose ALOA)"). Empty once the game is over."""
+    that say the move and the card it pays with (`label_head`) and add what the move
+    does: "place bridge BARI-DUDA, pay DUDA  (claims BARI, 1 of theirs off, they lose
+    ALOA)". Empty once the game is over."""
     if not isinstance(state, State):
         raise TypeError(f"state must be a Kahuna State, got {type(state).__name__}")
     moves = []
@@ -164,16 +201,16 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
         if kind in (Kind.PLACE, Kind.REMOVE):
             note = _effects(state, a)
         elif kind == Kind.DISCARD:
-            note = "hand back" if in_draw else "face down"
+            note = "face down, to make room for a card" if in_draw else "face down, no other effect"
         elif kind == Kind.END_PLAY:
-            note = "end your final turn" if final else "to the draw phase, to hand back cards"
+            note = "" if final else "to the draw phase, to hand back cards"
         elif kind == Kind.TAKE:
-            note = ISLAND_NAMES[int(state.face_up[0, int(ACTION_SLOT[a])])]
+            note = "ends your turn"
         elif kind == Kind.DRAW:
-            note = f"from the pile of {int(state.pile_size[0])}"
+            note = f"{int(state.pile_size[0])} cards there, face down; ends your turn"
         else:
-            note = "draw nothing"
-        label = paint(notation(state, a), BOLD, color) + (f"  ({note})" if note else "")
+            note = "take no card; ends your turn"
+        label = paint(label_head(state, a), BOLD, color) + (f"  ({note})" if note else "")
         moves.append(Move(n, a, label))
     return moves
 

@@ -89,13 +89,13 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
             f0, f1 = _field_numbers(state, slot)
             label = f"remove ocean card #{cid}: fields {f0}-{f1} ({colours})"
         elif a == ANNOUNCE:
-            label = "announce no tricks (yes)"
+            label = "announce no tricks (yes): win no trick this round to move 3 times"
         elif a == NO_ANNOUNCE:
             label = "do not announce (no)"
         elif a == DOLPHIN_TAKE:
-            label = "take the dolphin move (take)"
+            label = "take the dolphin move (take): sail one field further"
         elif a == DOLPHIN_DECLINE:
-            label = "decline the dolphin move (decline)"
+            label = "decline the dolphin move (decline): stay on the dolphin"
         else:  # every action id is covered above; a new one must get a label
             raise ValueError(f"no label for action {a}")
         moves.append(Move(n, a, label))

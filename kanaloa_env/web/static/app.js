@@ -19,7 +19,20 @@ const ui = {
   timer: null,
   follow: true, // a live game: show each new move
   liveDone: false, // a live game: over
+  target: null, // watching: the step the pending key presses and clicks lead to
+  navigating: false, // watching: a walk to `target` is under way
+  choiceFrom: null, // the picture's region that opened the "which move?" box
 };
+
+// Names this page load (this browser tab) to the server, which counts games per tab.
+const TAB_ID = newTabId();
+
+function newTabId() {
+  if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  // randomUUID needs a secure context; the page may be served over plain http on a network.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 // ---- requests --------------------------------------------------------------------
 
@@ -32,7 +45,7 @@ function busy(delta) {
 async function call(method, url, body) {
   busy(1);
   try {
-    const opts = { method, headers: {} };
+    const opts = { method, headers: { "X-Kanaloa-Tab": TAB_ID } };
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
@@ -54,6 +67,14 @@ async function call(method, url, body) {
   } finally {
     busy(-1);
   }
+}
+
+// What a screen reader says: what happened and whose turn it is (the polite live region).
+function announce(text) {
+  const box = $("announce");
+  // The same words twice in a row are announced again only after a change of text.
+  box.textContent = "";
+  setTimeout(() => (box.textContent = text), 30);
 }
 
 function showError(message) {
@@ -156,22 +177,59 @@ function tableRequest() {
   return req;
 }
 
-function buildRecordForm() {
+function buildRecordForm(notListed) {
   const items = ui.recordFiles.map((f, k) => [k, `${f.path} (${Math.ceil(f.bytes / 1024)} KB)`]);
   fillSelect($("record-file"), items.length ? items : [["", "no record folders (--records)"]], 0);
   $("open-file").disabled = items.length === 0;
+  const more = $("not-listed");
+  more.hidden = notListed === 0;
+  more.textContent = `${notListed} more record ${notListed === 1 ? "file" : "files"} not listed (the list stops at a folder's first files)`;
+}
+
+// The record files the server found but did not list: a count at the top of its answer,
+// per folder, or per listed file's folder; read whichever is there (none: 0).
+function countNotListed(data) {
+  const count = (v) => (Number.isInteger(v) && v > 0 ? v : 0);
+  const sum = (v) => {
+    if (Array.isArray(v)) return v.reduce((n, x) => n + (x && typeof x === "object" ? count(x.not_listed) : count(x)), 0);
+    if (v && typeof v === "object") return Object.values(v).reduce((n, x) => n + count(x), 0);
+    return count(v);
+  };
+  let n = sum(data.not_listed);
+  if (Array.isArray(data.record_folders)) n += sum(data.record_folders);
+  if (n === 0 && Array.isArray(data.record_files)) {
+    const seen = new Map();
+    for (const f of data.record_files) {
+      if (f && f.not_listed !== undefined) seen.set(f.folder, count(f.not_listed));
+    }
+    for (const v of seen.values()) n += v;
+  }
+  return n;
+}
+
+// The "how to play" of game `name` (a game without one: none).
+function showHowTo(name) {
+  let any = false;
+  for (const s of $("howto").querySelectorAll("section[data-game]")) {
+    s.hidden = s.dataset.game !== name;
+    any = any || !s.hidden;
+  }
+  $("howto").hidden = !any;
+  const g = ui.games.find((x) => x.name === name);
+  $("howto-game").textContent = g ? g.title : "";
 }
 
 function selectTab(tab) {
   stopTimer();
   ui.tab = tab;
   for (const b of $("tabs").querySelectorAll("button")) {
-    b.setAttribute("aria-selected", String(b.dataset.tab === tab));
+    b.setAttribute("aria-pressed", String(b.dataset.tab === tab));
   }
   $("table-form").hidden = tab === "replay";
   $("record-form").hidden = tab !== "replay";
   for (const node of document.querySelectorAll(".play-only")) node.hidden = tab !== "play";
   buildTableForm();
+  showHowTo(tab === "replay" ? ui.info && ui.info.game : $("game").value);
 }
 
 // ---- a session -------------------------------------------------------------------
@@ -180,6 +238,7 @@ function openSession(data) {
   stopTimer();
   ui.info = data.info;
   ui.log = [];
+  ui.target = null;
   $("log").replaceChildren();
   addLog(data.log);
   ui.view = data.view;
@@ -200,12 +259,22 @@ function openSession(data) {
   $("download").href = `/api/session/${ui.info.session}/record`;
   $("table").hidden = false;
   $("side").hidden = false;
+  $("table").classList.toggle("playing", ui.info.kind === "play");
   $("controls").hidden = ui.info.kind === "play";
+  $("zoom").hidden = !ui.info.pictures;
   $("again").hidden = ui.info.kind !== "play";
   $("heading").textContent = heading();
   $("text-details").open = !ui.info.pictures; // a game without pictures shows its text view
-  render();
+  showHowTo(ui.info.game);
+  const shown = render().then(() => {
+    // The table at the top of the window: the picture and the moves fit there together
+    // (once the picture is in: before, the page may be too short to scroll that far).
+    $("table").scrollIntoView({ block: "start" });
+    if (ui.info.kind === "play") focusDecision();
+    announce(`${heading()} ${turnWords()}`);
+  });
   if (ui.info.kind === "live") startTimer();
+  return shown;
 }
 
 function heading() {
@@ -216,6 +285,21 @@ function heading() {
   return `${i.title}, ${i.players.length} players, ${start}${file}: ${what}.`;
 }
 
+// Whose turn it is, or how the game ended, in words for the live region.
+function turnWords() {
+  const v = ui.view;
+  if (v.result && ui.step === ui.last) return v.result.lines.length ? v.result.lines[0] : "The game is over.";
+  if (v.prompt) return `Your move: ${v.prompt}; ${v.moves.length} ${v.moves.length === 1 ? "move" : "moves"}.`;
+  return v.to_act >= 0 ? `player_${v.to_act} to act.` : "";
+}
+
+// The keyboard's place after a move: the first move of the next decision, else the result.
+function focusDecision() {
+  const first = $("moves").querySelector("button");
+  if (first) first.focus();
+  else if (!$("result").hidden) $("result").focus();
+}
+
 function addLog(entries) {
   const list = $("log");
   for (const e of entries) {
@@ -223,7 +307,7 @@ function addLog(entries) {
     const li = el("li", { "data-step": e.step, "data-player": e.player, "data-action": e.action });
     for (const line of e.lines) li.append(el("div", { class: "line" }, line));
     li.addEventListener("click", () => {
-      if (ui.info.kind !== "play") guard(() => goto(e.step + 1));
+      if (ui.info.kind !== "play") navigate(e.step + 1);
     });
     list.append(li);
   }
@@ -264,18 +348,27 @@ async function drawPictures(step) {
   }
   const seat = seatParam();
   const seats = seat === "all" ? ui.info.players.map((p) => p.seat) : [seat];
-  box.classList.toggle("grid", seats.length > 1);
-  box.replaceChildren();
+  const frames = [];
   const loads = [];
   for (const s of seats) {
     const frame = el("div", { class: "board" });
-    const img = el("img", { alt: `${ui.info.title}, position ${step}` });
+    const who = seats.length > 1 ? `, player_${s}'s view` : "";
+    const img = el("img", { alt: `${ui.info.title}, position ${step}${who} (the text view below says it in words)` });
     frame.append(img);
     if (seats.length > 1) frame.append(el("div", { class: "caption" }, `player_${s}'s view`));
-    box.append(frame);
+    frames.push(frame);
     loads.push(loadImage(img, pictureURL(step, s)));
   }
+  // The old picture stays until the new one is in: the page neither flickers nor jumps.
   await Promise.all(loads);
+  box.classList.toggle("grid", seats.length > 1);
+  box.replaceChildren(...frames);
+  const img = box.querySelector("img");
+  if (img && img.naturalWidth) {
+    // The layout sizes the picture from its shape; the zoom shows it at its own size.
+    box.style.setProperty("--ratio", String(img.naturalWidth / img.naturalHeight));
+    box.style.setProperty("--natural-width", `${img.naturalWidth}px`);
+  }
   if (seats.length === 1) addRegions(box.querySelector(".board"));
 }
 
@@ -286,6 +379,8 @@ function addRegions(frame) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
   svg.setAttribute("class", "regions");
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", "your moves on the picture");
   const byAction = new Map(v.moves.map((m) => [m.action, m.label]));
   // Regions with the same shape (a bridge paid one way or another) are one target.
   const groups = new Map();
@@ -313,18 +408,31 @@ function addRegions(frame) {
       node.setAttribute("points", pts);
       node.setAttribute("stroke-width", r.width || 12);
     }
+    const words = actions.map((a) => byAction.get(a) || String(a));
     node.setAttribute("class", `hit ${r.shape}`);
     node.setAttribute("data-actions", actions.join(" "));
+    // A move on the picture is a button for the keyboard and a screen reader too.
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute(
+      "aria-label",
+      words.length === 1 ? words[0] : `${words.length} moves here: ${words.join("; or ")}`
+    );
     const title = document.createElementNS(SVG, "title");
-    title.textContent = actions.map((a) => byAction.get(a) || a).join(" / ");
+    title.textContent = words.join(" / ");
     node.append(title);
-    node.addEventListener("click", () => pick(actions));
+    node.addEventListener("click", () => pick(actions, node));
+    node.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      pick(actions, node);
+    });
     svg.append(node);
   }
   frame.append(svg);
 }
 
-function pick(actions) {
+function pick(actions, from) {
   if (actions.length === 1) {
     guard(() => play(actions[0]));
     return;
@@ -332,14 +440,33 @@ function pick(actions) {
   const box = $("choice-moves");
   box.replaceChildren();
   for (const m of ui.view.moves.filter((m) => actions.includes(m.action))) {
-    const b = el("button", { type: "button", "data-action": m.action }, m.label);
+    const b = moveButton(m);
     b.addEventListener("click", () => {
       $("choice").hidden = true;
       guard(() => play(m.action));
     });
     box.append(b);
   }
+  ui.choiceFrom = from || null;
   $("choice").hidden = false;
+  box.querySelector("button").focus();
+}
+
+// A move's button: its label wraps between words, never at the hyphen of a line's name
+// ("ALOA-HUNA"); the text is the label as the server gave it.
+function moveButton(m) {
+  const b = el("button", { type: "button", "data-action": m.action });
+  for (const t of m.label.split(/(\s+)/)) {
+    if (t) b.append(t.includes("-") ? el("span", { class: "nw" }, t) : document.createTextNode(t));
+  }
+  return b;
+}
+
+function closeChoice() {
+  $("choice").hidden = true;
+  const from = ui.choiceFrom;
+  ui.choiceFrom = null;
+  if (from && from.isConnected) from.focus();
 }
 
 async function render() {
@@ -357,12 +484,11 @@ async function render() {
     li.classList.toggle("future", Number(li.dataset.step) >= ui.step);
     li.classList.toggle("current", Number(li.dataset.step) === ui.step - 1);
   }
-  const current = $("log").querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  scrollLog($("log").querySelector(".current"));
   const moves = $("moves");
   moves.replaceChildren();
   for (const m of v.moves) {
-    const b = el("button", { type: "button", "data-action": m.action }, m.label);
+    const b = moveButton(m);
     b.addEventListener("click", () => guard(() => play(m.action)));
     moves.append(b);
   }
@@ -370,10 +496,21 @@ async function render() {
   await drawPictures(ui.step);
 }
 
+// The move log's own scroll shows `li`; the window stays where it is (scrollIntoView would
+// move it too, away from the picture and the moves).
+function scrollLog(li) {
+  if (!li) return;
+  const log = $("log");
+  const top = li.offsetTop - log.offsetTop;
+  if (top < log.scrollTop) log.scrollTop = top;
+  else if (top + li.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top + li.offsetHeight - log.clientHeight;
+}
+
 function showResult(result) {
   $("result").hidden = !result;
   const body = $("ranking").querySelector("tbody");
   body.replaceChildren();
+  $("final-lines").replaceChildren();
   if (!result) return;
   const order = result.ranks.map((r, p) => [r, p]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [rank, p] of order) {
@@ -381,13 +518,17 @@ function showResult(result) {
     tr.append(el("td", {}, String(rank)), el("td", {}, ui.info.players[p].name), el("td", {}, ui.info.players[p].who));
     body.append(tr);
   }
-  $("final-lines").textContent = result.lines.join("\n");
+  // A sentence wraps; an indented line is a row of a table and keeps its columns.
+  for (const line of result.lines) $("final-lines").append(el("div", { class: /^\s/.test(line) ? "row" : "" }, line));
 }
 
 // ---- play ------------------------------------------------------------------------
 
 async function play(action) {
   if (document.body.dataset.busy === "1") return;
+  // The keyboard waits on the table while the old moves go (not on the page's top).
+  $("table").setAttribute("tabindex", "-1");
+  $("table").focus({ preventScroll: true });
   for (const b of document.querySelectorAll("#moves button, #pictures svg")) b.remove();
   const data = await call("POST", `/api/session/${ui.info.session}/move`, { action, step: ui.last });
   const delay = Number($("speed").value);
@@ -411,6 +552,9 @@ async function play(action) {
   ui.view = data.view;
   ui.step = ui.last = data.view.last;
   await render();
+  focusDecision();
+  const happened = data.log.map((e) => e.lines[0]).join(". ");
+  announce(`${happened}. ${turnWords()}`);
 }
 
 // ---- watch -----------------------------------------------------------------------
@@ -426,7 +570,32 @@ async function goto(step) {
   await render();
 }
 
+// Go to `step` (watching). Presses and clicks that come while a position loads move the
+// target on, so none is lost; the walk loads only the positions it must show.
+function navigate(step) {
+  ui.target = Math.max(0, Math.min(ui.last, step));
+  if (ui.navigating) return;
+  ui.navigating = true;
+  busy(1);
+  guard(async () => {
+    try {
+      while (ui.target !== null && ui.target !== ui.step) await goto(ui.target);
+      const e = ui.log[ui.step - 1];
+      announce(`Step ${ui.step} of ${ui.last}${e ? `: ${e.lines[0]}` : ""}`);
+    } finally {
+      ui.target = null;
+      ui.navigating = false;
+      busy(-1);
+    }
+  });
+}
+
+function navigateBy(delta) {
+  navigate((ui.target !== null ? ui.target : ui.step) + delta);
+}
+
 async function tick() {
+  if (ui.navigating) return; // the viewer is moving: the next tick carries on
   if (ui.info.kind === "live" && !ui.liveDone) {
     const data = await call("POST", `/api/session/${ui.info.session}/advance`, {});
     addLog(data.log);
@@ -470,9 +639,33 @@ function stopTimer() {
   $("playpause").textContent = "play";
 }
 
+// One open request per record and game index: Enter in the index field, its change and
+// the Open button may all ask for the same one.
+let opening = "";
 async function openRecord(body) {
-  const data = await call("POST", "/api/replay", body);
-  openSession(data);
+  const key = JSON.stringify([body.folder, body.path, body.name, body.text && body.text.length, body.index]);
+  if (key === opening) return;
+  opening = key;
+  try {
+    await openSession(await call("POST", "/api/replay", body));
+  } finally {
+    opening = "";
+  }
+}
+
+function openServerFile() {
+  const f = ui.recordFiles[Number($("record-file").value)];
+  if (!f) return Promise.resolve();
+  ui.uploaded = null;
+  return openRecord({ folder: f.folder, path: f.path, index: Number($("file-index").value) || 0 });
+}
+
+// The game index changed: the same file again (the uploaded one, else the listed one).
+function reopenAtIndex() {
+  const index = Number($("file-index").value) || 0;
+  if (ui.uploaded) return openRecord({ ...ui.uploaded, index });
+  if (ui.recordFiles.length) return openServerFile();
+  return Promise.resolve();
 }
 
 // ---- wiring ----------------------------------------------------------------------
@@ -482,6 +675,7 @@ function wire() {
   $("game").addEventListener("change", () => {
     $("num-players").value = "";
     buildTableForm();
+    showHowTo($("game").value);
   });
   $("num-players").addEventListener("change", buildTableForm);
   $("seat").addEventListener("change", buildTableForm);
@@ -490,13 +684,12 @@ function wire() {
     guard(async () => openSession(await call("POST", ui.tab === "play" ? "/api/play" : "/api/live", tableRequest())));
   });
   $("again").addEventListener("click", () => $("start").click());
-  $("open-file").addEventListener("click", () =>
-    guard(() => {
-      const f = ui.recordFiles[Number($("record-file").value)];
-      ui.uploaded = null;
-      return openRecord({ folder: f.folder, path: f.path, index: Number($("file-index").value) || 0 });
-    })
-  );
+  // The record form never goes to the server as a form (the page's CSP forbids it): Open
+  // and Enter in its fields open the record here.
+  $("record-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    guard(() => (ev.submitter === $("open-file") ? openServerFile() : reopenAtIndex()));
+  });
   $("upload").addEventListener("change", () =>
     guard(async () => {
       const file = $("upload").files[0];
@@ -512,28 +705,30 @@ function wire() {
       }
     })
   );
-  $("file-index").addEventListener("change", () =>
-    guard(async () => {
-      const index = Number($("file-index").value) || 0;
-      if (ui.uploaded) await openRecord({ ...ui.uploaded, index });
-      else if (ui.recordFiles.length) $("open-file").click();
-    })
-  );
-  $("first").addEventListener("click", () => guard(() => goto(0)));
-  $("prev").addEventListener("click", () => guard(() => goto(ui.step - 1)));
-  $("next").addEventListener("click", () => guard(() => goto(ui.step + 1)));
-  $("last").addEventListener("click", () => guard(() => goto(ui.last)));
-  $("slider").addEventListener("input", () => guard(() => goto(Number($("slider").value))));
+  $("file-index").addEventListener("change", () => guard(reopenAtIndex));
+  $("first").addEventListener("click", () => navigate(0));
+  $("prev").addEventListener("click", () => navigateBy(-1));
+  $("next").addEventListener("click", () => navigateBy(1));
+  $("last").addEventListener("click", () => navigate(ui.last));
+  $("slider").addEventListener("input", () => navigate(Number($("slider").value)));
   $("playpause").addEventListener("click", () => (ui.timer ? stopTimer() : startTimer()));
   $("view-seat").addEventListener("change", () => guard(() => goto(ui.step)));
-  $("choice-cancel").addEventListener("click", () => ($("choice").hidden = true));
+  $("choice-cancel").addEventListener("click", closeChoice);
+  $("choice").addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") closeChoice();
+  });
+  $("zoom").addEventListener("click", () => {
+    const on = $("pictures").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", String(on));
+  });
   document.addEventListener("keydown", (ev) => {
     if (!ui.info || ui.info.kind === "play" || ev.target.closest("input, select, textarea")) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const keys = { ArrowLeft: -1, ArrowRight: 1 };
-    if (ev.key in keys) guard(() => goto(ui.step + keys[ev.key]));
-    else if (ev.key === "Home") guard(() => goto(0));
-    else if (ev.key === "End") guard(() => goto(ui.last));
-    else if (ev.key === " ") ui.timer ? stopTimer() : startTimer();
+    if (ev.key in keys) navigateBy(keys[ev.key]);
+    else if (ev.key === "Home") navigate(0);
+    else if (ev.key === "End") navigate(ui.last);
+    else if (ev.key === " " && !ev.target.closest("button, a, summary")) ui.timer ? stopTimer() : startTimer();
     else return;
     ev.preventDefault();
   });
@@ -546,7 +741,7 @@ async function init() {
     ui.games = data.games;
     ui.recordFiles = data.record_files;
     fillSelect($("game"), ui.games.map((g) => [g.name, g.title]), ui.games[0].name);
-    buildRecordForm();
+    buildRecordForm(countNotListed(data));
     selectTab("play");
   });
   busy(0);
