@@ -1,6 +1,6 @@
 """Sphinx configuration of the documentation site (`docs/`).
 
-Build it with `python -m sphinx -W --keep-going -b html docs runs/docs` (the `docs`
+Build it with `python -m sphinx -W -b html docs runs/docs` (the `docs`
 extra: `pip install -e ".[docs]"`); `tests/test_docs_site.py` runs the same build in
 the test suite. Pages are Markdown (MyST-Parser), the theme is furo, and the API
 reference (`api/`, generated at every build by `_ext/kanaloa_api.py`) comes from the
