@@ -175,7 +175,7 @@ def env(**kwargs: Any) -> AECEnv:
 
     `TerminateIllegalWrapper(illegal_reward=-1)` → `AssertOutOfBoundsWrapper` →
     `OrderEnforcingWrapper` (which here also checks that the action is an integer).
-    Arguments are those of `raw_env`.
+    `kwargs` are the arguments of `raw_env`.
     """
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
@@ -306,7 +306,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """`Discrete(A)` of the game (the same object on every call)."""
+        """`Discrete(A)` of the game (the same object on every call, for every `agent`)."""
         return self.action_spaces[agent]
 
     # ---- reset -------------------------------------------------------------------
@@ -398,13 +398,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's `last()`; a RuntimeError before the first `reset()` and once every
-        agent is done (call `reset()`)."""
+        """PettingZoo's `last()` (the observation only if `observe`); a RuntimeError before
+        the first `reset()` and once every agent is done (call `reset()`)."""
         self._require_live()
         return super().last(observe)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
-        """PettingZoo's `agent_iter()`; a RuntimeError before the first `reset()`."""
+        """PettingZoo's `agent_iter()`, at most `max_iter` agents; a RuntimeError before the
+        first `reset()`."""
         self._require_state()
         return super().agent_iter(max_iter)
 

@@ -57,7 +57,8 @@ def _say(text: str) -> None:
 
 
 class GracefulStop:
-    """Ctrl-C as a request to stop a training loop at its next safe point (see the module).
+    """Ctrl-C as a request to stop a training loop at its next safe point (see the module);
+    `what` names the loop in the messages ("training").
 
     Attributes:
         requested: True once Ctrl-C was pressed inside the `with` block.
@@ -137,8 +138,8 @@ def run_script(main: Callable[[], Any]) -> NoReturn:
 
 
 def layer_sizes(text: str, flag: str) -> list[int]:
-    """Hidden layer sizes from a command line's "256,256"; `flag` names the option in
-    the `ValueError` for anything else."""
+    """Hidden layer sizes from `text`, a command line's "256,256"; `flag` names the option
+    in the `ValueError` for anything else."""
     try:
         sizes = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
