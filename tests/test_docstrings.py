@@ -106,8 +106,9 @@ def parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
 
 
 def mentions(doc: str, name: str) -> bool:
-    """Whether `name` appears in `doc` as a word of its own."""
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", doc) is not None
+    """Whether `name` appears in `doc` as a word of its own (the `s` of a possessive "'s"
+    is not a parameter `s`)."""
+    return re.search(rf"(?<![\w'’]){re.escape(name)}(?!\w)", doc) is not None
 
 
 def problems_of(module: str, node: Def) -> list[str]:
@@ -186,3 +187,4 @@ def test_the_check_sees_a_missing_argument(tmp_path: Path) -> None:
     f, k = tree.body
     assert problems_of("m", f) == ["m:f: does not name c"]
     assert problems_of("m", k) == ["m:K.__init__: does not name y", "m:K.m: no docstring"]
+    assert mentions("the `s` arrays", "s") and not mentions("the player's arrays", "s")

@@ -45,19 +45,23 @@ class SearchGame(Protocol):
         ...
 
     def step(self, state: Any, actions: np.ndarray) -> None:
-        """Apply (R,) actions in place."""
+        """Apply (R,) actions in place.
+        `state` is the batch of games."""
         ...
 
     def marker(self, state: Any) -> np.ndarray:
-        """(R,) int: what `stopped` compares against (e.g. the round number)."""
+        """(R,) int: what `stopped` compares against (e.g. the round number).
+        `state` is the batch of games."""
         ...
 
     def stopped(self, state: Any, marker: np.ndarray) -> np.ndarray:
-        """(R,) bool: the game is over or has reached the horizon set at `marker`."""
+        """(R,) bool: the game is over or has reached the horizon set at `marker`.
+        `state` is the batch of games."""
         ...
 
     def value(self, state: Any, seats: np.ndarray) -> np.ndarray:
-        """(R,) float in [0, 1]: how good a stopped position is for `seats`."""
+        """(R,) float in [0, 1]: how good a stopped position is for `seats`.
+        `state` is the batch of games."""
         ...
 
     def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:

@@ -46,12 +46,14 @@ def num_cards(word):  # type: ignore[no-untyped-def]
 
 
 def size(words: np.ndarray) -> np.ndarray:
-    """Number of cards in each count word (same shape, uint8)."""
+    """Number of cards in each count word (same shape, uint8).
+    `words` is and `order` work arrays of the shuffle."""
     return np.bitwise_count(words & LOW) + (np.bitwise_count(words & HIGH) << np.uint8(1))
 
 
 def counts(words: np.ndarray) -> np.ndarray:
-    """(..., 12) uint32: the count of every island in each word of shape (...)."""
+    """(..., 12) uint32: the count of every island in each word of shape (...).
+    `words` is and `order` work arrays of the shuffle."""
     return (np.asarray(words, dtype=np.uint32)[..., None] >> _SHIFTS) & _THREE
 
 

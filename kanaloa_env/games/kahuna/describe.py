@@ -107,7 +107,8 @@ def _count_at(line_set: int, x: int) -> int:
 def claims_of_place(state: State, action: int, i: int = 0) -> list[int]:
     """The islands a PLACE `action` by the player to act in game `i` would claim
     (K5.2): each end where the new bridge brings their count to the threshold, the
-    card's island first. Empty for any other action."""
+    card's island first. Empty for any other action.
+    `state` is the batch of games."""
     a = _check_action(action)
     if ACTION_KIND[a] != Kind.PLACE:
         return []
@@ -169,7 +170,8 @@ def describe_action(state: State, action: int, i: int = 0) -> str:
 def result_sentence(state: State, i: int, who: Callable[[int], str]) -> str:
     """How game `i` ended, in one sentence (`who(p)` names player p): the winner or a
     draw and the reason: the final scoring with the tie-breaks of K8.1, the early end
-    (K8.2) or truncation (K9.1). Empty while the game runs."""
+    (K8.2) or truncation (K9.1). Empty while the game runs.
+    `state` is the batch of games."""
     reason = end_reason(state, i)
     if reason is None:
         return ""
@@ -387,7 +389,8 @@ def _turn_end(before: State, after: State, g: int, who: Callable[[int], str]) ->
 
 
 def hand_size(state: State, i: int, p: int) -> int:
-    """Cards in player p's hand in game i, counting those a `public_view` blanked."""
+    """Cards in player p's hand in game i, counting those a `public_view` blanked.
+    `state` is the batch of games."""
     return int(cards.size(state.hands[i, p])) + int(state.hidden_hand[i, p])
 
 
@@ -397,11 +400,13 @@ def down_count(state: State, i: int, p: int) -> int:
 
 
 def counts_at(state: State, i: int) -> np.ndarray:
-    """(2, 12) bridges of each player at each island in game `i`."""
+    """(2, 12) bridges of each player at each island in game `i`.
+    `state` is the batch of games."""
     return island_counts(state.bridges[i]).astype(int)
 
 
 def holders(state: State, i: int) -> list[int]:
-    """The holder of each island in game `i` (K5.1): 0, 1 or -1 for nobody."""
+    """The holder of each island in game `i` (K5.1): 0, 1 or -1 for nobody.
+    `state` is the batch of games."""
     held = held_islands(state.bridges[i])
     return [0 if held[0] >> x & 1 else 1 if held[1] >> x & 1 else -1 for x in range(NUM_ISLANDS)]

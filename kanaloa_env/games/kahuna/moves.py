@@ -93,7 +93,8 @@ cards run out, more stones score (1 point, then 2, at the end the difference).""
 
 
 def turn_prompt(state: State) -> str:
-    """What the player to act in game 0 decides now, addressed to them."""
+    """What the player to act in game 0 decides now, addressed to them.
+    `state` is the batch of games."""
     if state.phase[0] == Phase.GAME_OVER:
         return "the game is over"
     if state.final_turns_left[0] > 0:
@@ -109,7 +110,8 @@ def turn_prompt(state: State) -> str:
 def notation(state: State, action: int) -> str:
     """The short notation of `action` in game 0 (the start of its move label), which
     `parse_move` reads back: "place ALOA-BARI ALOA", "remove ELAI-HUNA HUNA HUNA",
-    "discard COCO", "end", "take 0", "draw", "skip"."""
+    "discard COCO", "end", "take 0", "draw", "skip".
+    `state` is the batch of games."""
     a = int(action)
     kind = Kind(int(ACTION_KIND[a]))
     x, y = int(ACTION_CARD[a]), int(ACTION_CARD2[a])

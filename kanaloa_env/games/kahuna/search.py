@@ -113,7 +113,8 @@ def value_features(state: State, seats: np.ndarray) -> np.ndarray:
     """(B, 4) float64 features of a position for `seats` (B,): the difference of the
     points scored so far, of the stones on the board, of the bridges on the board
     (over 25), and +1 when `seats` is to act (-1 otherwise). Each is the seat's figure
-    less the opponent's, so swapping the seats negates them."""
+    less the opponent's, so swapping the seats negates them.
+    `state` is the batch of games."""
     return _features_of(state, seats)[0]
 
 
@@ -132,7 +133,8 @@ def win_chance(state: State, seats: np.ndarray) -> np.ndarray:
     """(B,) float64 in (0, 1): the estimated chance of `seats` to win the game from a
     position after scoring 1 or 2 (a logistic model, `VALUE_WEIGHTS`, of
     `value_features`); positions before the first scoring use the first scoring's
-    weights."""
+    weights.
+    `state` is the batch of games."""
     return _chance(_features_of(state, seats)[1])
 
 

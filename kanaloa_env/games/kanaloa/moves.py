@@ -69,7 +69,8 @@ def _field_numbers(state: State, slot: int) -> tuple[int, int]:
 
 
 def turn_prompt(state: State) -> str:
-    """What the player to act in game 0 decides now, addressed to them."""
+    """What the player to act in game 0 decides now, addressed to them.
+    `state` is the batch of games."""
     return _WHAT[Phase(int(state.phase[0]))]
 
 

@@ -97,6 +97,7 @@ def win_chances(state: State) -> np.ndarray:
     A conditional logit over the seats: seat p's chance is proportional to
     exp(w . f_p) with features of its boat relative to the others (`_features`);
     the weights `WIN_WEIGHTS` were fitted on heuristic self-play (see there).
+    `state` is the batch of games.
     """
     lap = route.lap_length(state, np.arange(state.batch_size)).astype(np.float64)
     f = _features(state.progress.astype(np.float64), lap)
