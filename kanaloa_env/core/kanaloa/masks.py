@@ -38,7 +38,8 @@ _OCTOPUS_BITS = int(OCTOPUS_BITS)
 @small_kernel
 def playable_tiki(hand, lead_suit):  # type: ignore[no-untyped-def]
     """The Tiki cards of `hand` (an int bit set) that may be played to the trick
-    (R4.2, R4.3): holding the suit to follow, only it; else any. Kanaloa and octopus
+    (R4.2, R4.3): holding `lead_suit`, the suit to follow (-1: none yet), only it; else
+    any. Kanaloa and octopus
     cards may always be played (R4.1)."""
     follow = hand & _SUIT_BITS[lead_suit]
     return follow if follow != 0 else hand & _TIKI_BITS

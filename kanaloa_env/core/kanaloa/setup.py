@@ -124,7 +124,8 @@ def _deal_range(c, s, lo, hi):  # type: ignore[no-untyped-def]
 
 
 def deal(keys: np.ndarray, round_: np.ndarray | int, num_players: int) -> np.ndarray:
-    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1), for
+    """(b, P) uint64 hands of 8 cards (P: `num_players`) dealt from the shuffled 53 play
+    cards (R3.1), for
     game keys `keys` (b,) in round `round_` (one or (b,))."""
     keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
     state = State.empty(Config(num_players=num_players), len(keys))

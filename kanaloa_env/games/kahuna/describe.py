@@ -69,7 +69,8 @@ _ORDINAL = ("first", "second", "third")
 
 
 def check_game_index(state: object, i: object, name: str = "i") -> int:
-    """`i` as an int game index of the Kahuna batch `state`, else TypeError/ValueError."""
+    """`i` as an int game index of the Kahuna batch `state`, else TypeError/ValueError
+    naming it `name`."""
     if not isinstance(state, State):
         raise TypeError(
             f"state must be a kanaloa_env.core.kahuna.State, got {type(state).__name__}"
@@ -91,12 +92,12 @@ def _check_action(action: object) -> int:
 
 
 def lines_in(line_set: int) -> list[int]:
-    """The lines of a line bit set (K1.2), in index order."""
+    """The lines of `line_set`, a line bit set (K1.2), in index order."""
     return [n for n in range(NUM_LINES) if int(line_set) >> n & 1]
 
 
 def islands_in(island_set: int) -> list[int]:
-    """The islands of an island bit set (K1.1), in index order."""
+    """The islands of `island_set`, an island bit set (K1.1), in index order."""
     return [x for x in range(NUM_ISLANDS) if int(island_set) >> x & 1]
 
 
@@ -395,7 +396,8 @@ def hand_size(state: State, i: int, p: int) -> int:
 
 
 def down_count(state: State, i: int, p: int) -> int:
-    """Player p's face-down discards since the last reshuffle, counting blanked ones."""
+    """Player p's face-down discards in game `i` of `state` since the last reshuffle,
+    counting blanked ones."""
     return int(cards.size(state.discard_down[i, p])) + int(state.hidden_down[i, p])
 
 

@@ -152,7 +152,8 @@ def _effects(state: State, action: int) -> str:
 
 
 def legal_moves(state: State, color: bool = False) -> list[Move]:
-    """The legal actions of the player to act in game 0, numbered from 1, with labels
+    """The legal actions of the player to act in game 0 of `state` (in ANSI colours if
+    `color`), numbered from 1, with labels
     that start with their notation and add what the move does ("place BARI-DUDA DUDA
     (claims BARI, 1 of theirs off, they lose ALOA)"). Empty once the game is over."""
     if not isinstance(state, State):
@@ -181,7 +182,8 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
 
 
 def parse_move(text: str, state: State) -> int:
-    """The action a typed line names for the player to act in game 0.
+    """The action that `text`, a typed line, names for the player to act in game 0 of
+    `state`.
 
     Accepts a move number from `legal_moves` or the notation of `HELP_TEXT`
     (case-insensitive; a line may be written either way round, `ALOA-BARI` or
@@ -399,8 +401,9 @@ def _why_not(state: State, action: int) -> str:
 
 
 def final_lines(state: State, names: Sequence[str], color: bool = False) -> list[str]:
-    """The end of game 0 for the terminal: the winner (or a draw) and why, the points of
-    each scoring and the stones and bridges on the board."""
+    """The end of game 0 of `state` for the terminal: the winner (or a draw) and why, the
+    points of each scoring and the stones and bridges on the board, the players called
+    by `names`, in ANSI colours if `color`."""
 
     def who(p: int) -> str:
         return paint(names[p], PLAYER_FG[p], color)
