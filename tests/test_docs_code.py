@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 # Pages whose `# test: NAME` blocks tests/integrations/ runs (integrations_snippets.snippets).
 SNIPPET_PAGES = {"integrations.md", "integrations-rllib.md"}
+# Pages whose blocks another test already runs in page order in one namespace, with the
+# checks of its own: not run twice (CI's time).
+RUN_ELSEWHERE = {"belief.md": ROOT / "tests" / "core" / "test_belief.py"}
 
 _BLOCK = re.compile(
     r"^(?:<!-- not run: (?P<reason>.*?) -->\n)?```python\n(?P<code>.*?)^```\n"
@@ -109,12 +112,15 @@ def run_blocks(codes: list[str], workdir: Path, scratch: Path) -> list[str]:
     return json.loads((scratch / "printed.json").read_text(encoding="utf-8"))
 
 
-RUN_PAGES = [p for p in pages() if _runnable(p)]
+RUN_PAGES = [p for p in pages() if _runnable(p) and p.name not in RUN_ELSEWHERE]
 
 
 def test_the_pages_have_runnable_blocks() -> None:
     names = {p.name for p in RUN_PAGES}
-    assert {"engines.md", "environments.md", "kahuna.md", "belief.md"} <= names
+    assert {"engines.md", "environments.md", "kahuna.md"} <= names
+    for page, test in RUN_ELSEWHERE.items():
+        assert _runnable(DOCS / page), page
+        assert f'"{page}"' in test.read_text(encoding="utf-8"), f"{test.name} does not run {page}"
     engines = "\n".join(b.code for b in _runnable(DOCS / "engines.md"))
     for needle in ("kanaloa_env.core.kanaloa", "kanaloa_env.core.kahuna"):
         assert needle in engines  # the tour of both engines
