@@ -134,7 +134,8 @@ truncation. Rewards sum to 0. A game ended by the rules sets every agent's
 
 ### Version History
 
-* v0: Initial release (kanaloa_env 0.1.0); Kahuna added in 0.2.0
+* v0: Initial release (kanaloa_env 0.1.0); Kahuna added in 0.2.0; unchanged in 1.0.0
+  (docs/versioning.md: what would make a v1)
 """
 
 from __future__ import annotations
