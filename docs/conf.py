@@ -9,6 +9,7 @@ package's docstrings, which are Markdown too.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -38,7 +39,20 @@ myst_enable_extensions = ["colon_fence"]
 
 # autodoc: import the package without its optional heavy dependencies and show members in
 # the order of the source; signatures carry the type hints.
-autodoc_mock_imports = ["ray"]
+# A module of the package that imports an optional dependency (the train, web, rllib or
+# gpu extras) is documented from a mock of it where it is not installed, so the `docs`
+# extra alone builds the site; where it is installed, from the real thing.
+OPTIONAL = ["ray", "torch", "stable_baselines3", "sb3_contrib", "starlette", "uvicorn", "pyspiel"]
+
+
+def _missing(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is None
+    except ImportError:
+        return True
+
+
+autodoc_mock_imports = [m for m in OPTIONAL if _missing(m)]
 autodoc_member_order = "bysource"
 autoclass_content = "class"  # with its own __init__ docstring: _ext/kanaloa_api.py
 autodoc_typehints = "signature"

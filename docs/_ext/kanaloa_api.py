@@ -27,9 +27,6 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "kanaloa_env"
-# Optional dependencies the build must not need: a module that imports them is still
-# documented, from mocks (Sphinx's autodoc_mock_imports, set in conf.py).
-MOCKED = ["ray"]
 
 
 def public_modules(package_dir: Path) -> list[str]:
@@ -97,16 +94,17 @@ def module_page(name: str, documented: set[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_pages(package_dir: Path, out_dir: Path) -> list[str]:
+def write_pages(package_dir: Path, out_dir: Path, mocked: list[str]) -> list[str]:
     """Write `out_dir/<module>.rst` for every public module (a file whose text is
     unchanged is left alone, so Sphinx does not read it again) and remove the pages of
-    modules that are gone. Returns the module names."""
+    modules that are gone; the modules are imported with the optional dependencies of
+    `mocked` mocked (conf.py's `autodoc_mock_imports`). Returns the module names."""
     from sphinx.ext.autodoc.mock import mock
 
     names = public_modules(package_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     wanted = set()
-    with mock(MOCKED):
+    with mock(mocked):
         for name in names:
             path = out_dir / f"{name}.rst"
             wanted.add(path.name)
@@ -219,7 +217,7 @@ def setup(app: Any) -> dict[str, Any]:
 
     def generate(app: Any) -> None:
         srcdir = Path(app.srcdir)
-        write_pages(srcdir.parent / PACKAGE, srcdir / "api")
+        write_pages(srcdir.parent / PACKAGE, srcdir / "api", app.config.autodoc_mock_imports)
 
     class PythonDomain(sphinx.domains.python.PythonDomain):
         """Python cross-references that prefer, among several objects of one name, the
