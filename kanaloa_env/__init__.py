@@ -16,7 +16,7 @@ game protocol (`kanaloa_env.games`).
   and gets both ids (docs/adding-a-game.md).
 """
 
-__version__ = "0.2.0"
+__version__ = "1.0.0"
 
 # Nothing heavy is imported here: `import kanaloa_env.core` runs this file first, and an
 # engine must not pull in the RL frameworks. The names below are loaded on first use

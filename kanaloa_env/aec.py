@@ -134,7 +134,8 @@ truncation. Rewards sum to 0. A game ended by the rules sets every agent's
 
 ### Version History
 
-* v0: Initial release (kanaloa_env 0.1.0); Kahuna added in 0.2.0
+* v0: Initial release (kanaloa_env 0.1.0); Kahuna added in 0.2.0; unchanged in 1.0.0
+  (docs/versioning.md: what would make a v1)
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ def env(**kwargs: Any) -> AECEnv:
 
     `TerminateIllegalWrapper(illegal_reward=-1)` → `AssertOutOfBoundsWrapper` →
     `OrderEnforcingWrapper` (which here also checks that the action is an integer).
-    Arguments are those of `raw_env`.
+    `kwargs` are the arguments of `raw_env`.
     """
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
@@ -306,7 +307,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """`Discrete(A)` of the game (the same object on every call)."""
+        """`Discrete(A)` of the game (the same object on every call, for every `agent`)."""
         return self.action_spaces[agent]
 
     # ---- reset -------------------------------------------------------------------
@@ -398,13 +399,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's `last()`; a RuntimeError before the first `reset()` and once every
-        agent is done (call `reset()`)."""
+        """PettingZoo's `last()` (the observation only if `observe`); a RuntimeError before
+        the first `reset()` and once every agent is done (call `reset()`)."""
         self._require_live()
         return super().last(observe)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
-        """PettingZoo's `agent_iter()`; a RuntimeError before the first `reset()`."""
+        """PettingZoo's `agent_iter()`, at most `max_iter` agents; a RuntimeError before the
+        first `reset()`."""
         self._require_state()
         return super().agent_iter(max_iter)
 

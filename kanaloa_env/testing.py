@@ -21,16 +21,17 @@ __all__ = ["InvariantError", "PlaythroughStats", "check_invariants", "random_pla
 
 
 def check_invariants(state: Any) -> None:
-    """Check every game of a batch of any game; raise `InvariantError` (an AssertionError)
-    naming the game and rule on the first broken one."""
+    """Check every game of `state`, a batch of any game; raise `InvariantError` (an
+    AssertionError) naming the game and rule on the first broken one."""
     from .games import game_of_state
 
     game_of_state(state).check_invariants(state)
 
 
 def random_playthrough(config: Any, num_games: int = 256, seed: int = 0, **kwargs: Any) -> Any:
-    """Play random legal games of the config's game to the end, checking invariants along
-    the way (the engine's `random_playthrough`; keyword arguments are its own)."""
+    """Play `num_games` random legal games of the config's game to the end from `seed`,
+    checking invariants along the way (the engine's `random_playthrough`; `kwargs` are
+    its own)."""
     from .games import game_of_config
 
     return game_of_config(config).random_playthrough(config, num_games, seed, **kwargs)

@@ -82,7 +82,7 @@ def test_the_lazy_names_load_on_use() -> None:
         "    raise AssertionError('no AttributeError')\n"
         "print(__version__, e.unwrapped.game.name, r.metadata['name'])\n"
     )
-    assert _run(code).split() == ["0.2.0", "kahuna", "kanaloa_v0"]
+    assert _run(code).split() == ["1.0.0", "kahuna", "kanaloa_v0"]
 
 
 # The registries: ids made after each import order.

@@ -1,5 +1,7 @@
 """The README's promises: its Python blocks run and print what it shows, and its commands
-exist, take the options they are given and write only under `runs/` (git ignores it).
+and those of every page of the documentation site (docs/) exist, take the options they
+are given and write only under `runs/` (git ignores it). The site's Python blocks run in
+tests/test_docs_code.py, and the site builds in tests/test_docs_site.py.
 
 Fast enough for CI: each block plays a few thousand games or steps on the batched
 engines; the commands are checked against their `--help`, not run (the main job takes
@@ -75,10 +77,10 @@ _README_BLOCKS = python_blocks(README.read_text(encoding="utf-8"))
 
 
 def test_the_readme_has_its_blocks() -> None:
-    assert len(_README_BLOCKS) >= 4
+    assert len(_README_BLOCKS) >= 2  # the AEC env and the vector env; the engines: docs/engines.md
     joined = "\n".join(code for code, _ in _README_BLOCKS)
-    for needle in ('game="kahuna"', "kanaloa_env/Kahuna-v0", "kanaloa_env.core.kahuna"):
-        assert needle in joined  # the tour covers both games
+    for needle in ('game="kanaloa"', "kanaloa_env/Kahuna-v0", "kanaloa_env.env("):
+        assert needle in joined  # the tour covers both games, the AEC and the vector env
 
 
 @pytest.mark.parametrize("k", range(len(_README_BLOCKS)))
@@ -145,15 +147,20 @@ def _help(target: tuple[str, ...]) -> str:
 
 
 def test_python_commands_take_their_options() -> None:
-    """Every `python -m kanaloa_env.X` / `python examples/X.py` of the README exists and
-    knows each option it is given (per its --help)."""
+    """Every `python -m kanaloa_env.X` / `python examples/X.py` of the README and of the
+    site's pages exists and knows each option it is given (per its --help)."""
     checked = set()
-    for cmd in commands(README.read_text(encoding="utf-8")):
+    every = [c for page in (README, *DOCS) for c in commands(page.read_text(encoding="utf-8"))]
+    for cmd in every:
         if cmd[0] != "python" or cmd[1:3] == ["-m", "pytest"]:
             continue
         if cmd[1] == "-m":
             target, args = tuple(cmd[1:3]), cmd[3:]
         else:
+            # Only the package's commands and the example and benchmark scripts take
+            # --help; another script (tests/golden/golden.py records files) is not run.
+            if not cmd[1].startswith(("examples/", "benchmarks/")):
+                continue
             assert (ROOT / cmd[1]).is_file(), f"{cmd[1]} does not exist"
             target, args = (cmd[1],), cmd[2:]
         text = _help(target)
@@ -167,11 +174,15 @@ def test_python_commands_take_their_options() -> None:
 
 
 def test_the_model_file_warning_is_where_bots_are_named() -> None:
-    """SB3 `.zip` models unpickle (run code) on load: the README and the --help of the
-    commands that take bots say so; policy files `.npz` hold weights only."""
-    text = " ".join(README.read_text(encoding="utf-8").split())
-    assert "only `.zip` files you made yourself or trust" in text
-    assert "(`.npz`" in text and "hold weights only" in text
+    """SB3 `.zip` models unpickle (run code) on load: the README, the site's pages on
+    training and bots, and the --help of the commands that take bots say so; policy files
+    `.npz` hold weights only."""
+    for page in (README, ROOT / "docs" / "training.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert "only `.zip` files you made yourself or trust" in text, page.name
+        assert "(`.npz`" in text and "hold weights only" in text, page.name
+    bots = " ".join((ROOT / "docs" / "bots.md").read_text(encoding="utf-8").split())
+    assert "[model files](training.md#model-files)" in bots
     for module in ("kanaloa_env.arena", "kanaloa_env.play"):
         assert "pass only model files you trust" in " ".join(_help(("-m", module)).split())
 
@@ -181,3 +192,18 @@ def test_the_torch_advice_names_the_cpu_build() -> None:
     two = text.index("## The two commands")
     advice = text.index("--index-url https://download.pytorch.org/whl/cpu")
     assert two < advice < text.index("## A tour of the API")
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    two = text.index("## The two commands")
+    assert two < text.index("--index-url https://download.pytorch.org/whl/cpu")
+
+
+def test_the_readme_is_short_and_its_commands_match_ci() -> None:
+    """A newcomer's five minutes: at most 200 lines. Its test command is the one .ci/run
+    runs, installing the extras the README installs."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    ci = [shlex.split(ln, comments=True) for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
+    test_cmd = next(c for c in commands(text) if c[:3] == ["python", "-m", "pytest"])
+    assert test_cmd in ci
+    install = next(c for c in commands(text) if c[:3] == ["pip", "install", "-e"] and "dev" in c[3])
+    assert any(c[:3] == ["python", "-m", "pip"] and install[3] in c for c in ci), install

@@ -33,7 +33,16 @@ class Bot(Protocol):
         masks: np.ndarray,
         rng: np.random.Generator,
         **kwargs: object,
-    ) -> np.ndarray: ...
+    ) -> np.ndarray:
+        """(b,) int64 legal actions for a batch of b decisions.
+
+        Args:
+            observations: (b, obs_dim) float32, each deciding player's observation.
+            masks: (b, A) bool legal actions; every row has one.
+            rng: the caller's generator, the bot's only source of randomness.
+            kwargs: `view` and `seats` for a bot with `uses_state` (see the class).
+        """
+        ...
 
 
 def public_view(state: Any, seats: np.ndarray) -> Any:
@@ -46,7 +55,7 @@ def public_view(state: Any, seats: np.ndarray) -> Any:
 
 
 def sample_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """(b,) int64: one uniformly random legal action per row of a (b, n) bool mask.
+    """(b,) int64: one uniformly random legal action per row of `masks`, (b, n) bool.
 
     One uniform draw per row (`rng.random(b)`) picks the k-th legal action, k =
     floor(u * the row's count), in a compiled loop over the rows.
@@ -96,4 +105,6 @@ class RandomBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
+        """(b,) uniformly random legal actions of the (b, A) `masks`, drawn from `rng`;
+        `observations` and `kwargs` are not read."""
         return sample_legal(masks, rng)

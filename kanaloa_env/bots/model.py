@@ -71,6 +71,8 @@ class CallableBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
+        """(b,) int64 actions: `fn(observations, masks, rng)` checked for its shape and
+        dtype; `kwargs` are not passed on."""
         out = np.asarray(self.fn(observations, masks, rng))
         b = len(masks)
         if out.shape != (b,) or not np.issubdtype(out.dtype, np.integer) or out.dtype == bool:
@@ -150,8 +152,9 @@ class MaskablePPOBot:
         algo: str = "maskable_ppo",
         game: str | Game | None = None,
     ) -> MaskablePPOBot:
-        """A bot playing the model saved at `path` (see the class arguments; trusted files
-        only: loading runs code stored in the file)."""
+        """A bot playing the model saved at `path`; `deterministic`, `device`, `algo` and
+        `game` as for the class (trusted files only: loading runs code stored in the
+        file)."""
         return cls(path, deterministic=deterministic, device=device, algo=algo, game=game)
 
     @classmethod
@@ -162,7 +165,8 @@ class MaskablePPOBot:
         name: str | None = None,
         game: str | Game | None = None,
     ) -> MaskablePPOBot:
-        """A bot playing a snapshot of `model`'s current policy (unaffected by later training).
+        """A bot playing a snapshot of `model`'s current policy (unaffected by later
+        training); `deterministic`, `name` and `game` as for the class.
 
         The snapshot is a new policy of the same class and constructor arguments
         with a copy of the weights (`copy.deepcopy` of a policy that has just
@@ -180,7 +184,8 @@ class MaskablePPOBot:
         return cls(policy, deterministic=deterministic, name=name or "frozen", game=game)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, A) float32 unmasked log-probabilities of the policy."""
+        """(b, A) float32 unmasked log-probabilities of the policy for (b, obs_dim)
+        `observations`."""
         import torch
 
         obs = np.asarray(observations, dtype=np.float32)
@@ -198,7 +203,11 @@ class MaskablePPOBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) masks."""
+        """(b,) int64 legal actions for (b, obs_dim) `observations` and (b, A) `masks`.
+
+        Deterministic bots take the most likely legal action; the others sample from the
+        masked policy with torch's generator, seeded by one draw of `rng`. `kwargs` are
+        not read."""
         obs, m = _check_batch(observations, masks, self.obs_dim, self.num_actions)
         if len(m) == 0:
             return np.zeros(0, dtype=np.int64)

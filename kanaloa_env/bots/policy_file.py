@@ -122,10 +122,12 @@ class PolicyWeights:
 
     @property
     def hidden_sizes(self) -> list[int]:
+        """The hidden layers' sizes, from the metadata."""
         return list(self.metadata["hidden_sizes"])
 
     @property
     def activation(self) -> str:
+        """The hidden layers' activation function, from the metadata."""
         return str(self.metadata["activation"])
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -135,7 +137,8 @@ class PolicyWeights:
         return dict(zip(names, flat, strict=True))
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, num_actions) float64 logits computed with numpy (a reference for tests)."""
+        """(b, num_actions) float64 logits of (b, obs_dim) `observations` computed with numpy
+        (a reference for tests)."""
         x = np.asarray(observations, dtype=np.float64)
         act = np.tanh if self.activation == "tanh" else (lambda v: np.maximum(v, 0.0))
         for w, b in self.layers[:-1]:
@@ -145,7 +148,8 @@ class PolicyWeights:
 
 
 def array_names(hidden_sizes: Sequence[int]) -> list[str]:
-    """The array names of a file with these hidden layers, in layer order."""
+    """The array names of a file whose hidden layers have the sizes `hidden_sizes`, in
+    layer order."""
     names = []
     for i in range(len(hidden_sizes)):
         names += [f"hidden_{i}_weight", f"hidden_{i}_bias"]
@@ -157,7 +161,8 @@ def _is_int(v: object) -> bool:
 
 
 def check_metadata(meta: object) -> dict[str, Any]:
-    """Validate policy-file metadata; returns it. Raises ValueError naming the first problem."""
+    """Validate `meta`, policy-file metadata; returns it. Raises ValueError naming the
+    first problem."""
     if not isinstance(meta, dict):
         raise ValueError(f"policy metadata must be a JSON object, got {type(meta).__name__}")
     missing = [k for k in METADATA_KEYS if k not in meta]
@@ -332,7 +337,7 @@ def _load(path: str) -> PolicyWeights:
 
 
 def save_policy(path: str | os.PathLike[str], weights: PolicyWeights) -> None:
-    """Write `weights` as a policy file, whole or not at all (validated first)."""
+    """Write `weights` as a policy file at `path`, whole or not at all (validated first)."""
     if not isinstance(weights, PolicyWeights):
         raise TypeError(f"weights must be PolicyWeights, got {type(weights).__name__}")
     arrays = {"metadata": _metadata_array(weights.metadata), **weights.arrays()}
@@ -352,7 +357,9 @@ def make_metadata(
     training: Mapping[str, Any] | None = None,
     game: str | Game[Any, Any] = "kanaloa",
 ) -> dict[str, Any]:
-    """Metadata for a policy of this shape for `game` (validated)."""
+    """Metadata for a policy of `game` at tables of `num_players`, with hidden layers of
+    `hidden_sizes` and the `activation` function, and `training`, free-form notes of how
+    it was trained (validated)."""
     g = get_game(game)
     meta = {
         "format": FORMAT,
@@ -491,7 +498,7 @@ def _linear_arrays(module: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def sequential_layers(net: Any) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """The (weight (out, in), bias (out,)) float32 copies of the `Linear` layers of a torch
-    `Sequential` such as `to_torch` builds, in order: the `layers` of a `PolicyWeights`
+    `Sequential` `net` such as `to_torch` builds, in order: the `layers` of a `PolicyWeights`
     for a network a script trained."""
     return tuple(_linear_arrays(m) for m in net if hasattr(m, "weight"))
 
@@ -507,7 +514,7 @@ def _import_torch() -> Any:
 
 
 def to_torch(weights: PolicyWeights) -> Any:
-    """The network as a `torch.nn.Sequential` (float32, CPU, eval mode), mapping
+    """The network of `weights` as a `torch.nn.Sequential` (float32, CPU, eval mode), mapping
     (b, obs_dim) observations to (b, num_actions) logits."""
     torch = _import_torch()
     act = torch.nn.Tanh if weights.activation == "tanh" else torch.nn.ReLU
@@ -590,7 +597,8 @@ class PolicyBot:
         deterministic: bool = True,
         name: str | None = None,
     ) -> PolicyBot:
-        """A bot playing the policy file(s) at `paths` (named after the first file)."""
+        """A bot playing the policy file(s) at `paths`, greedily if `deterministic`, called
+        `name` (default: after the first file)."""
         items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
         if not items:
             raise ValueError("PolicyBot.load needs at least one path")
@@ -603,7 +611,8 @@ class PolicyBot:
     def shipped(
         cls, game: str | Game[Any, Any] = "kanaloa", deterministic: bool = True
     ) -> PolicyBot:
-        """The "net" bot of `game`: every shipped policy file of it (docs/models.md)."""
+        """The "net" bot of `game`: every shipped policy file of it (docs/models.md), greedy
+        if `deterministic`."""
         g = get_game(game)
         paths = shipped_paths(g)
         if not paths:
@@ -619,7 +628,8 @@ class PolicyBot:
         return tuple(self.weights)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, num_actions) float32 unmasked logits, each row from its table size's network."""
+        """(b, num_actions) float32 unmasked logits of (b, obs_dim) `observations`, each row
+        from its table size's network."""
         torch = _import_torch()
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         sizes = self._game.observed_table_sizes(obs)
@@ -643,7 +653,9 @@ class PolicyBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) observations and (b, num_actions) bool masks.
+        """(b,) int64 legal actions for (b, obs_dim) `observations` and (b, num_actions) bool
+        `masks`: the most likely legal action when deterministic, else one drawn from the
+        masked policy with `rng`. `kwargs` are not read.
 
         Raises:
             ValueError: wrong shapes, a mask row without a legal action, or a table

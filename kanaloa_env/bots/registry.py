@@ -168,8 +168,8 @@ def make_bot(
 
 
 def looks_like_path(text: str) -> bool:
-    """Whether a spec names a file rather than a bot: a `.zip` or `.npz` suffix, a separator,
-    or a file."""
+    """Whether `text`, a bot spec, names a file rather than a bot: a `.zip` or `.npz`
+    suffix, a separator, or a file."""
     return (
         text.endswith((MODEL_SUFFIX, POLICY_SUFFIX))
         or os.sep in text
@@ -182,7 +182,9 @@ def load_model_bot(path: str, game: str | Game | None = None, deterministic: boo
     """Load a policy file (`.npz`, weights only) or a saved MaskablePPO model (`.zip`) as a
     bot, with a clear error when that is impossible.
 
-    As with stable-baselines3's `load`, `path` may leave out the `.zip` suffix. Loading
+    The bot plays `game` (a name or `Game`; default Kanaloa), greedily when
+    `deterministic`. As with stable-baselines3's `load`, `path` may leave out the `.zip`
+    suffix. Loading
     a `.zip` unpickles parts of it, which runs code stored in the file: load only
     models you trust. A policy file is read without unpickling (`bots.policy_file`).
     """
@@ -218,7 +220,8 @@ def load_model_bot(path: str, game: str | Game | None = None, deterministic: boo
 
 
 def bot_label(spec: Any, bot: Bot) -> str:
-    """A short display name: the bot name, a model file's stem, or the object's `name`."""
+    """A short display name of `bot`, made from `spec` (what the caller named it by):
+    the bot name, a model file's stem, or the object's `name`."""
     if isinstance(spec, (str, os.PathLike)):
         text = os.fspath(spec)
         if not looks_like_path(text):

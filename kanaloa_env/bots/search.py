@@ -281,6 +281,7 @@ class SearchBot:
             rng: one 64-bit draw per call seeds the search.
             view: `public_view(state, seats)` of the b games.
             seats: (b,) the deciding seats, each game's `current_player`.
+            kwargs: other callers' keywords, not read.
 
         Raises:
             TypeError: `view` or `seats` missing, `seats` not integers, `rng` not a

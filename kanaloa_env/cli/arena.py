@@ -103,7 +103,8 @@ def _parser(game: Game) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit code (2 for bad arguments, with a message)."""
+    """The command line, with `argv` as its arguments (default: `sys.argv[1:]`); returns the
+    exit code (2 for bad arguments, with a message)."""
     game = game_from_argv(argv)
     parser = _parser(game)
     args = parser.parse_args(argv)

@@ -13,7 +13,7 @@ from ..games.protocol import Game
 
 
 def positive_int(text: str) -> int:
-    """An argparse `type`: an int >= 1, else an error naming the value."""
+    """An argparse `type`: `text` as an int >= 1, else an error naming the value."""
     try:
         value = int(text)
     except ValueError:
@@ -24,7 +24,7 @@ def positive_int(text: str) -> int:
 
 
 def seed_int(text: str) -> int:
-    """An argparse `type`: a seed, an int in 0..2**64-1."""
+    """An argparse `type`: `text` as a seed, an int in 0..2**64-1."""
     try:
         value = int(text)
     except ValueError:
@@ -35,7 +35,7 @@ def seed_int(text: str) -> int:
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
-    """The `--game` option (every tool takes it)."""
+    """Add the `--game` option to `parser` (every tool takes it)."""
     parser.add_argument(
         "--game",
         choices=sorted(GAMES),
@@ -69,7 +69,8 @@ def game_from_argv(argv: Sequence[str] | None) -> Game:
 
 
 def add_config_options(parser: argparse.ArgumentParser, game: Game) -> None:
-    """The game's config flags and `--config JSON` for any other config field."""
+    """Add to `parser` the config flags of `game` and `--config JSON` for any other config
+    field."""
     group = parser.add_argument_group(f"{game.title} rules")
     game.add_cli_options(group)  # type: ignore[arg-type]
     group.add_argument(
@@ -82,7 +83,8 @@ def add_config_options(parser: argparse.ArgumentParser, game: Game) -> None:
 
 
 def config_overrides(args: argparse.Namespace, game: Game) -> dict[str, Any]:
-    """The config overrides the flags and `--config` ask for (ValueError if malformed)."""
+    """The config overrides of `game` that the parsed `args` ask for through its flags and
+    `--config` (ValueError if malformed)."""
     overrides: dict[str, Any] = {}
     if args.config:
         try:

@@ -242,7 +242,8 @@ def _unwritable(path: str) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status (0 also when the human quits).
+    """The command line, with `argv` as its arguments (default: `sys.argv[1:]`); returns the
+    exit status (0 also when the human quits).
 
     Bad options, `--record` in a missing directory included, exit 2 before the game.
     """

@@ -171,7 +171,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status."""
+    """The command line, with `argv` as its arguments (default: `sys.argv[1:]`); returns the
+    exit status."""
     try:
         return _main(argv)
     except BrokenPipeError:  # `... | head`: stop quietly

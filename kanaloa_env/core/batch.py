@@ -67,8 +67,8 @@ def check_index(value: object, size: int, name: str) -> int:
 
 
 def seat_array(value: object, batch_size: int, num_players: int, name: str) -> np.ndarray:
-    """(B,) int64 seats from one int or `batch_size` ints in 0..num_players-1, or a
-    TypeError/ValueError naming `name` and saying what is allowed."""
+    """(B,) int64 seats from `value`, one int or `batch_size` ints in 0..num_players-1, or
+    a TypeError/ValueError naming `name` and saying what is allowed."""
     B, P = batch_size, num_players
     s = np.asarray(value)
     if s.dtype.kind not in "iu":  # (a float or a bool seat is refused, not cast)
@@ -107,8 +107,8 @@ def check_counts(n: object, batch_size: int) -> np.ndarray:
 
 
 def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """(B,) bool: whether each int64 action is in range and legal in its row of the
-    (B, A) bool `legal` masks."""
+    """(B,) bool: whether each int64 action of `actions` is in range and legal in its row
+    of the (B, A) bool `legal` masks."""
     B, A = legal.shape
     # One unsigned maximum checks both ends of the range (negatives view as huge).
     if B and np.maximum.reduce(actions.view(np.uint64)) < A:
@@ -121,8 +121,8 @@ def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
 def as_actions(actions: object, batch_size: int, who: str = "") -> tuple[np.ndarray, np.ndarray]:
     """`actions` as (B,) int64, and as given (for messages: uint64 past 2**63 wraps
     negative in int64, out of range all the same); a TypeError for a non-integer array
-    (bools are not integers), a ValueError for another shape. `who` prefixes the
-    message."""
+    (bools are not integers), a ValueError for a shape other than (`batch_size`,).
+    `who` prefixes the message."""
     a = raw = np.asarray(actions)
     B = batch_size
     if a.dtype.kind not in "iu":
@@ -144,8 +144,9 @@ def illegal_actions(
     describe: Callable[[int, int], str] | None = None,
     who: str = "",
 ) -> ValueError:
-    """The error for the games `bad` whose actions `raw` (as given) are out of range or
-    illegal: it names up to ten games, by `describe(game, action)` when given."""
+    """The error for the games `bad` whose actions `raw` (as given) are out of range
+    (0..`num_actions`-1) or illegal: it names up to ten games, by `describe(game,
+    action)` when given; `who` prefixes the message."""
     parts = []
     for g in bad[:10]:
         act = int(raw[g])
@@ -274,13 +275,14 @@ class BatchedState:
             v[idx] = getattr(other, k)
 
     def equal(self, other: object) -> bool:
-        """Whether both states are of one game and hold the same config and identical arrays."""
+        """Whether `other` is a state of the same game with the same config and identical
+        arrays."""
         if type(other) is not type(self) or other.config != self.config:  # type: ignore[attr-defined]
             return False
         return all(np.array_equal(v, getattr(other, k)) for k, v in self.arrays().items())
 
     def game_equal(self, other: BatchedState) -> np.ndarray:
-        """(B,) bool: per game, whether every array row is identical."""
+        """(B,) bool: per game, whether every array row is identical in `other`."""
         out = np.ones(self.batch_size, dtype=bool)
         for k, v in self.arrays().items():
             w = getattr(other, k)
@@ -321,7 +323,7 @@ class BatchedState:
         return {k: v for k, v in self.__dict__.items() if k != "_kernel_arrays"}
 
     def replace(self: S, **changes: Any) -> S:
-        """A new state sharing all arrays except those given."""
+        """A new state sharing all arrays except those given in `changes` (name=array)."""
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
 
     def __eq__(self, other: object) -> bool:
@@ -331,7 +333,7 @@ class BatchedState:
 
     @classmethod
     def concatenate(cls: type[S], states: list[S]) -> S:
-        """Join batches that share one config."""
+        """Join `states`, batches that share one config, into one."""
         if not states:
             raise ValueError("State.concatenate needs at least one state")
         cfg = states[0].config
@@ -381,7 +383,7 @@ class BatchedState:
 
     @classmethod
     def load(cls: type[S], path: str | os.PathLike[str]) -> S:
-        """Read a batch written by `save`, checking that it is a valid state.
+        """Read the batch that `save` wrote to `path`, checking that it is a valid state.
 
         The file is untrusted: no pickles are read, a file that is not an `.npz` of
         this game (another format, truncated, corrupt) is refused, and the state
@@ -539,7 +541,8 @@ class GameState(BatchedState):
 
     @classmethod
     def empty(cls: type[G], config: Any, batch_size: int) -> G:
-        """A blank batch: every array at its `FIELDS` fill (filled by `init`)."""
+        """A blank batch of `batch_size` games of `config`: every array at its `FIELDS`
+        fill (filled by `init`)."""
         # The fields resolved once per config object (it is frozen; the cache holds it,
         # so its id is not reused while the entry lives).
         hit = _RESOLVED.get((cls, id(config)))

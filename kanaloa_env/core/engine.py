@@ -87,8 +87,8 @@ def scenario_key(key: object, seed: int | None) -> np.uint64:
 
 
 def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
-    """(b,) int64 indices of games of `state` from integer indices (negative ones count
-    from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
+    """(b,) int64 indices of games of `state` from `idx`: integer indices (negative ones
+    count from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
     index out of range (the kernels do not check bounds)."""
     B = state.batch_size
     g = np.asarray(idx)
@@ -105,8 +105,9 @@ def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
 class Setup(Generic[S]):
     """A game's `init`, `init_from_keys` and `reset_games` over its set-up rules,
     `reset(state, idx, keys, threads)`: new games with keys (b,) uint64 in rows
-    idx (b,) int64 of `state`, in place. `where` is the module users import the
-    game's `Config` from, for the error messages (default: the engine's package)."""
+    idx (b,) int64 of `state`, in place. `state_class` and `config_class` are the
+    game's `State` and `Config`. `where` is the module users import the game's
+    `Config` from, for the error messages (default: the engine's package)."""
 
     def __init__(
         self,
@@ -144,8 +145,9 @@ class Setup(Generic[S]):
         return self.init_from_keys(config, keys)
 
     def init_from_keys(self, config: Any, keys: np.ndarray, threads: int = 1) -> S:
-        """A batch of new games, one per key of a non-empty (B,) uint64 array (see
-        `rng.game_keys`); `threads` as for `step` (the result does not depend on it)."""
+        """A batch of new games of `config`, one per key of `keys`, a non-empty (B,) uint64
+        array (see `rng.game_keys`); `threads` as for `step` (the result does not depend
+        on it)."""
         self._check_config(config)
         keys = np.asarray(keys)
         if keys.ndim != 1 or keys.dtype != np.uint64 or len(keys) == 0:
@@ -259,7 +261,8 @@ class Stepper(Generic[S]):
 
         Faster (no copy); on an error nothing has been written. `validate=False` skips
         the checks, for callers that have already checked the actions against
-        `state.legal` (an unchecked illegal action corrupts the state).
+        `state.legal` (an unchecked illegal action corrupts the state). `threads` as for
+        `step`.
         """
         if validate:
             actions = self.validate_actions(state, actions)
@@ -273,7 +276,8 @@ class Stepper(Generic[S]):
         return state
 
     def validate_actions(self, state: S, actions: object) -> np.ndarray:
-        """Check `actions` against the batch; return them as a (B,) int64 array or raise.
+        """Check `actions` against the batch `state`; return them as a (B,) int64 array or
+        raise.
 
         Raises:
             TypeError: not an integer array.
@@ -301,8 +305,9 @@ class Stepper(Generic[S]):
 
 
 def observer_seats(seat: object, batch_size: int, num_players: int) -> np.ndarray | None:
-    """The (B,) int64 seats whose view `observe` encodes, None for each game's player to
-    act; a TypeError or ValueError saying what a `seat` may be."""
+    """The (B,) int64 seats whose view `observe` encodes (B: `batch_size`; seats below
+    `num_players`), None for each game's player to act; a TypeError or ValueError saying
+    what a `seat` may be."""
     return None if seat is None else seat_array(seat, batch_size, num_players, "seat")
 
 
@@ -382,7 +387,7 @@ class Sampler(Generic[S]):
     `sample(state, seats, counts, keys)`: for game i of `state` (a state or a public
     view), `counts[i]` full states agreeing with what `seats[i]` knows, drawn from
     `keys[i]` alone; (sum counts) games, game-major. The arguments are checked here;
-    `where` as for `Setup`."""
+    `state_class` is the game's `State`, `where` as for `Setup`."""
 
     def __init__(
         self,
@@ -395,8 +400,8 @@ class Sampler(Generic[S]):
         self._where = where or _package(state_class)
 
     def seats(self, state: S, seats: object) -> np.ndarray:
-        """(B,) intp seats of the table from one int or B ints, for a `State` of the
-        game; a TypeError or ValueError otherwise."""
+        """(B,) intp seats of the table from `seats`, one int or B ints, for `state`, a
+        `State` of the game; a TypeError or ValueError otherwise."""
         if not isinstance(state, self.state_class):
             raise TypeError(f"state must be a {self._where}.State, got {type(state).__name__}")
         return check_seats(seats, state.batch_size, state.num_players)
@@ -473,7 +478,8 @@ def fail(bad: np.ndarray | np.bool_, what: str) -> None:
 
 
 def check_ranges(state: GameState, ranges: tuple[tuple[str, int, int], ...]) -> None:
-    """Every array named in `ranges` (name, lowest, highest) holds values in range: the
+    """Every array of `state` named in `ranges` (name, lowest, highest) holds values in
+    range: the
     first check of an invariant checker, so that a corrupt index is reported, not met
     as an IndexError by the checks after it."""
     B = state.batch_size
@@ -530,8 +536,9 @@ def random_games(
     each_step: Callable[[S, S, np.ndarray], None] | None = None,
     why_long: str = "",
 ) -> tuple[S, int]:
-    """The loop of a game's `random_playthrough`: `num_games` games of the stream `seed`
-    played with uniformly random legal actions to the end, under the invariant checker
+    """The loop of a game's `random_playthrough`: `num_games` games of `config` from the
+    stream `seed` (the game's `init`), played with the game's `step` and uniformly
+    random legal actions to the end, under the invariant checker
     `check` (every `check_every` steps and at the end). Each step also checks that
     finished games stay unchanged and that rewards come only with the step that ends a
     game, then calls `each_step(before, after, done_before)` for the game's own checks.
@@ -591,8 +598,9 @@ def playthrough(
     why_long: str = "",
 ) -> Callable[..., Stats]:
     """A game's `random_playthrough(config, num_games=256, seed=0, max_steps=...,
-    check_every=1)`: `random_games` under the invariant checker `check`, its figures
-    in the game's `stats` (a `PlaythroughStats` subclass: `common` and its `figures`).
+    check_every=1)`: `random_games` of the game's `init` and `step` under the invariant
+    checker `check`, its figures in the game's `stats` (a `PlaythroughStats` subclass:
+    `common` and its `figures`).
 
     `max_steps` is the default bound of a run, `why_long` names the rule that bounds a
     game; `each_run()` makes the game's own check of each step for one run (so that it

@@ -44,7 +44,7 @@ class Field(NamedTuple):
 
 
 def names(fields: Sequence[Field]) -> tuple[str, ...]:
-    """The field names in order."""
+    """The names of `fields`, in order."""
     return tuple(f.name for f in fields)
 
 
@@ -57,12 +57,13 @@ def _resolve(value: Size, sizes: Mapping[str, int], what: str) -> int:
 
 
 def shape_of(field: Field, sizes: Mapping[str, int], batch_size: int) -> tuple[int, ...]:
-    """The shape `(B, ...)` of `field` for a config's `sizes`."""
+    """The shape `(B, ...)` of `field` for a config's `sizes`, B the `batch_size`."""
     return (batch_size, *(_resolve(d, sizes, f"field {field.name!r}") for d in field.shape))
 
 
 def fill_of(field: Field, sizes: Mapping[str, int]) -> Any:
-    """The value of `field` in a blank state, as a scalar of its dtype."""
+    """The value of `field` in a blank state, as a scalar of its dtype (`sizes`: the
+    config's sizes, which a fill may name)."""
     value = field.fill
     if isinstance(value, str):
         value = _resolve(value, sizes, f"fill of field {field.name!r}")
@@ -70,7 +71,7 @@ def fill_of(field: Field, sizes: Mapping[str, int]) -> Any:
 
 
 def resolve(fields: Sequence[Field], sizes: Mapping[str, int]) -> tuple[Resolved, ...]:
-    """Each field's shape after the batch axis, fill value and dtype for a config's
+    """Each of `fields`' shape after the batch axis, fill value and dtype for a config's
     `sizes`, in order: what `allocate` needs, worked out once."""
     return tuple(
         Resolved(f.name, shape_of(f, sizes, 0)[1:], fill_of(f, sizes), np.dtype(f.dtype))
@@ -93,7 +94,8 @@ def allocate(
     batch_size: int,
     full: Callable[[tuple[int, ...], Any, np.dtype[Any]], Any] = np.full,
 ) -> dict[str, Any]:
-    """A blank batch: `{name: full(shape, fill, dtype)}` for every field, in order.
+    """A blank batch of `batch_size` games: `{name: full(shape, fill, dtype)}` for every
+    field, in order.
 
     `full` allocates one array (numpy's by default; `cupy.full`, or a wrapper of
     `torch.full` that maps the numpy dtype, gives device arrays of the same layout).

@@ -177,8 +177,9 @@ class DeviceState:
     The fields are read as attributes (`state.legal`, `state.current_player`: device
     arrays with the CPU state's shapes and dtypes); `arrays` is the state's named tuple
     of them (`State.kernel_type`) and `rules` the config's, with its arrays on the
-    device: the two arguments of every rule function. Built by a `DeviceEngine`
-    (`init`, `to_device`); `to_host()` gives back a CPU `State`.
+    device: the two arguments of every rule function; `config` is the games' config.
+    Built by a `DeviceEngine`, its `engine` (`init`, `to_device`); `to_host()` gives back
+    a CPU `State`.
     """
 
     def __init__(self, engine: DeviceEngine, config: Any, arrays: Any, rules: Any) -> None:
@@ -337,7 +338,8 @@ class DeviceEngine:
         return self._check_state(state).to_host()
 
     def empty(self, config: Any, batch_size: int) -> DeviceState:
-        """A batch of `batch_size` blank games on the device (what `init` fills): the
+        """A batch of `batch_size` blank games of `config` on the device (what `init`
+        fills): the
         state's field specification (`State.FIELDS`, `fields.allocate`) with arrays
         allocated and filled on the device. The one place that allocates a device state."""
         self._check_config(config)
@@ -349,13 +351,15 @@ class DeviceEngine:
     # ---- new games -----------------------------------------------------------------
 
     def init(self, config: Any, batch_size: int, seed: int = 0, first_game: int = 0) -> DeviceState:
-        """A batch of new games on the device: game `i` is game `first_game + i` of the
-        stream `seed`, the very game the CPU engine's `init` gives."""
+        """A batch of `batch_size` new games of `config` on the device: game `i` is game
+        `first_game + i` of the stream `seed`, the very game the CPU engine's `init`
+        gives."""
         self._check_config(config)
         return self.init_from_keys(config, stream_keys(batch_size, seed, first_game))
 
     def init_from_keys(self, config: Any, keys: Any) -> DeviceState:
-        """A batch of new games, one per uint64 key (`rng.game_keys`), on the device."""
+        """A batch of new games of `config`, one per uint64 key of `keys` (`rng.game_keys`),
+        on the device."""
         n = _check_keys(keys)
         state = self.empty(config, n)
         idx = np.arange(n, dtype=np.int64)
@@ -382,7 +386,8 @@ class DeviceEngine:
     # ---- decisions -----------------------------------------------------------------
 
     def validate_actions(self, state: DeviceState, actions: Any) -> Any:
-        """`actions` as a (B,) integer device array, checked against the legal masks.
+        """`actions` as a (B,) integer device array, checked against the legal masks of
+        `state`.
 
         Raises:
             TypeError: not integers.
@@ -414,19 +419,21 @@ class DeviceEngine:
         return state
 
     def step(self, state: DeviceState, actions: Any) -> DeviceState:
-        """Like `step_inplace`, on a copy: `state` is not modified."""
+        """Like `step_inplace` with `actions`, on a copy: `state` is not modified."""
         a = self.validate_actions(state, actions)
         return self.step_inplace(state.copy(), a, validate=False)
 
     def legal_action_mask(self, state: DeviceState) -> Any:
-        """(B, A) bool device array: a copy of the legal-action masks (all False once over)."""
+        """(B, A) bool device array: a copy of the legal-action masks of `state` (all False
+        once over)."""
         legal = self._check_state(state).legal
         out = cuda_module().device_array(legal.shape, legal.dtype)
         out.copy_to_device(legal)
         return out
 
     def observe(self, state: DeviceState, seat: Any = None, out: Any = None) -> Any:
-        """(B, OBS_DIM) float32 device array: each game from `seat`'s point of view (an int,
+        """(B, OBS_DIM) float32 device array: each game of `state` from `seat`'s point of
+        view (an int,
         (B,) ints on the host or the device), by default its player to act (seat 0
         once over), as the CPU engine's `observe`; into `out` when given."""
         self._check_state(state)

@@ -31,7 +31,8 @@ _DRAW_SALT = np.uint64(0x632BE59BD9B4E019)  # the opponents' random draws' own s
 
 
 class GameKernels:
-    """The CUDA kernels of one game (a `gpu.DeviceEngine`), compiled on first launch."""
+    """The CUDA kernels of one game, built from the rule functions of `engine` (a
+    `gpu.DeviceEngine`), compiled on first launch."""
 
     def __init__(self, engine: Any) -> None:
         step_game, reset_game, encode_game = (
@@ -199,7 +200,8 @@ class GameKernels:
         )
 
     def count_illegal(self, state: Any, actions: Any) -> int:
-        """How many games not over have an action out of range or not legal."""
+        """How many games of `state` not over have their entry of `actions` out of range or
+        not legal."""
         count = cuda.to_device(np.zeros(1, dtype=np.int64))
         s = state.arrays
         launch(_illegal, state.batch_size, actions, s.legal, s.phase, self.engine.game_over, count)
@@ -239,7 +241,8 @@ def _quiet(fn: Any) -> Any:
 
 @cuda.jit(cache=CACHE)
 def fill(flat, value, n):  # type: ignore[no-untyped-def]
-    """Every entry of the 1-D device array `flat` set to `value` (`gpu.device_full`)."""
+    """The first `n` entries of the 1-D device array `flat` set to `value`
+    (`gpu.device_full`)."""
     i = cuda.grid(1)
     if i < n:
         flat[i] = value
@@ -247,9 +250,11 @@ def fill(flat, value, n):  # type: ignore[no-untyped-def]
 
 @cuda.jit(cache=CACHE)
 def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
-    """The end of an env step: a game that did not end reports the learner's reward
-    since its last decision (a game that ended reported its final one; what its new
-    game brought before the learner's first decision stays for the next step)."""
+    """The end of an env step over `n` games: a game that did not end (column 6 of its row
+    of `out` is 0) reports in column 0 the learner's reward since its last decision,
+    `acc`, which is added to its return `ret` and cleared (a game that ended reported its
+    final one; what its new game brought before the learner's first decision stays for
+    the next step)."""
     g = cuda.grid(1)
     if g < n and out[g, 6] == 0:
         out[g, 0] = acc[g]
@@ -258,7 +263,8 @@ def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
 
 
 def count_illegal_where(actions: Any, legal: Any, where: Any) -> int:
-    """How many games flagged in (B,) bool `where` have an action out of range or illegal."""
+    """How many games flagged in (B,) bool `where` have their entry of `actions` out of
+    range or not set in their row of `legal`."""
     count = cuda.to_device(np.zeros(1, dtype=np.int64))
     launch(_illegal_where, len(where), actions, legal, where, count)
     return int(count.copy_to_host()[0])

@@ -46,7 +46,7 @@ def kernel(fn: F) -> F:
 
 
 def small_kernel(fn: F) -> F:
-    """`kernel` for a small function that compiled callers take in whole (numba's
+    """`kernel` for `fn`, a small function that compiled callers take in whole (numba's
     `inline="always"`): it is not compiled on its own for them, which shortens the
     first compilation (each compiled function costs a fraction of a second more)."""
     return numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn)  # type: ignore[return-value]
@@ -80,12 +80,15 @@ class StructType(types.StructRef):
     argument in every function it reaches) and calls faster (one argument to unbox)."""
 
     def preprocess_fields(self, fields: Any) -> Any:
+        """The `fields` (name, numba type) with literal types widened, so that one
+        compiled function serves every value."""
         return tuple((name, types.unliteral(t)) for name, t in fields)
 
 
 def define_struct(type_class: type, proxy_class: type, fields: tuple[str, ...]) -> None:
     """Register `type_class` (a `StructType` subclass defined at a module's top level, so
-    that cached code can name it) and its Python proxy with the given field names."""
+    that cached code can name it) and `proxy_class`, its Python proxy, with the names of
+    `fields`."""
     structref.register(type_class)
     structref.define_proxy(proxy_class, type_class, list(fields))
 
@@ -186,7 +189,8 @@ def run_batch(fn: Callable[..., Any], size: int, threads: int, *args: Any) -> No
 
 
 def run_state(fn: Callable[..., Any], size: int, threads: int, state: Any, *rest: Any) -> None:
-    """`run_batch` for a state's kernel `fn(rules, arrays, *rest, lo, hi)`: each thread
+    """`run_batch` for a state's kernel `fn(rules, arrays, *rest, lo, hi)` over `size`
+    games of `state` on up to `threads` threads, `rest` passed on: each thread
     gets its own structures of the config's rules and the state's arrays
     (`kernel_rules(k)`, `kernel_arrays(k)`: the same arrays), so that the threads do
     not share the reference counters numba updates on every access to them."""
@@ -209,7 +213,7 @@ def run_state(fn: Callable[..., Any], size: int, threads: int, state: Any, *rest
 
 @small_kernel
 def popcount(value: int) -> int:
-    """The number of set bits of a non-negative integer below 2**63 (branch-free: a
+    """The number of set bits of `value`, a non-negative integer below 2**63 (branch-free: a
     loop over the set bits cost more in the engines' hot paths)."""
     x = np.int64(value)
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -240,8 +244,8 @@ def argsort_small(words: np.ndarray, n: int, order: np.ndarray) -> None:
 
 @kernel
 def count_illegal(actions: np.ndarray, legal: np.ndarray, current_player: np.ndarray) -> int:
-    """How many games with a player to act (`current_player >= 0`: not over) have an
-    action outside 0..A-1 or not set in their row of the (B, A) `legal` mask: the check
+    """How many games with a player to act (`current_player >= 0`: not over) have their
+    entry of `actions` outside 0..A-1 or not set in their row of the (B, A) `legal` mask: the check
     of every engine's `step` (the caller builds the error message when it is not 0)."""
     A = legal.shape[1]
     bad = 0
@@ -320,6 +324,7 @@ class Entry:
         self._compiled: dict[int, Callable[..., Any]] = {}
 
     def __call__(self, state: Any) -> Callable[..., Any]:
+        """The kernel's compiled code for the types of `state` (see the class)."""
         if JIT_DISABLED:
             return self.fn
         types = state_types(state)

@@ -27,7 +27,7 @@ MAX_SEED = 2**64 - 1
 
 
 def mix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser of a uint64 array (a bijection with good avalanche)."""
+    """SplitMix64 finaliser of `x`, a uint64 array (a bijection with good avalanche)."""
     z = x + _GOLDEN
     z ^= z >> _S30
     z *= _M1
@@ -39,7 +39,7 @@ def mix64(x: np.ndarray) -> np.ndarray:
 
 @small_kernel
 def mix64_one(x: np.uint64) -> np.uint64:
-    """`mix64` of one uint64 (for compiled code)."""
+    """`mix64` of one uint64 `x` (for compiled code)."""
     z = np.uint64(x) + _GOLDEN
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
@@ -48,7 +48,8 @@ def mix64_one(x: np.uint64) -> np.uint64:
 
 @small_kernel
 def round_base(key: np.uint64, round_: int) -> np.uint64:
-    """The hash of (game key, round) that `draw_one`'s words of that round start from."""
+    """The hash of (game `key`, round `round_`) that `draw_one`'s words of that round
+    start from."""
     return mix64_one(np.uint64(key) ^ (np.uint64(round_) * _ROUND_MULT))  # type: ignore[no-any-return]
 
 
@@ -116,7 +117,8 @@ def _seed_base(seed: int) -> np.ndarray:
 
 
 def draws(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
-    """(B, n) uint64 random words for each game key and round: counters 0..n-1."""
+    """(B, n) uint64 random words for each game key of `keys` (B,) and round `round_` (one
+    or (B,)): counters 0..n-1."""
     # All operands are arrays (a scalar round as shape (1,)): numpy wraps array
     # integer overflow silently, so no errstate is needed (it warns for scalars).
     r = np.asarray(round_, dtype=np.uint64).reshape(-1)
@@ -134,7 +136,8 @@ def _counters(n: int) -> np.ndarray:
 
 
 def permutations(keys: np.ndarray, round_: np.ndarray | int, n: int) -> np.ndarray:
-    """(B, n) int64: a random permutation of 0..n-1 per game (argsort of hashes).
+    """(B, n) int64: a random permutation of 0..n-1 per game key of `keys` (B,) and round
+    `round_` (one or (B,)), the argsort of hashes.
 
     The 64-bit hashes of one game are distinct (a collision has odds ~n^2 / 2^65),
     so the permutation does not depend on the sort algorithm; the default

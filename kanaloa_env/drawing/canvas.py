@@ -39,6 +39,8 @@ class Canvas:
     """An ImageDraw at `scale` times the output size (drawn large, then shrunk: smooth edges).
 
     Coordinates are in output pixels; text is queued and drawn last at the output size.
+    The picture is `width` x `height` output pixels on a `background` colour;
+    `text_color` is the default colour of text.
     """
 
     def __init__(
@@ -51,12 +53,16 @@ class Canvas:
         self.texts: list[tuple] = []
 
     def pts(self, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        """`points` in output pixels as points of the large drawing."""
         return [(x * self.s, y * self.s) for x, y in points]
 
     def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, ...]:
+        """The box from (`x0`, `y0`) to (`x1`, `y1`) in output pixels, in the large
+        drawing's."""
         return (x0 * self.s, y0 * self.s, x1 * self.s, y1 * self.s)
 
     def polygon(self, points: list[tuple[float, float]], fill=None, outline=None, width=1) -> None:
+        """A polygon through `points`, filled with `fill`, its `outline` `width` pixels wide."""
         pts = self.pts(points)
         w = max(1, round(width * self.s))
         if outline is None or w == 1:
@@ -69,9 +75,12 @@ class Canvas:
         self.d.line(pts + pts[:1], fill=outline, width=w, joint="curve")
 
     def line(self, points: list[tuple[float, float]], fill, width: float = 1) -> None:
+        """A line through `points` in colour `fill`, `width` pixels wide."""
         self.d.line(self.pts(points), fill=fill, width=max(1, round(width * self.s)), joint="curve")
 
     def rect(self, x0, y0, x1, y1, fill=None, outline=None, width=1, radius=0) -> None:
+        """A rectangle from (`x0`, `y0`) to (`x1`, `y1`) with corners rounded by `radius`,
+        filled with `fill`, its `outline` `width` pixels wide."""
         self.d.rounded_rectangle(
             self.box(x0, y0, x1, y1),
             radius=radius * self.s,
@@ -81,17 +90,23 @@ class Canvas:
         )
 
     def ellipse(self, x0, y0, x1, y1, fill=None, outline=None, width=1) -> None:
+        """The ellipse in the box from (`x0`, `y0`) to (`x1`, `y1`), filled with `fill`, its
+        `outline` `width` pixels wide."""
         self.d.ellipse(self.box(x0, y0, x1, y1), fill=fill, outline=outline, width=width * self.s)
 
     def text(self, xy, text: str, size: int, fill=None, anchor: str = "la") -> None:
+        """Queue `text` at `xy` in a `size`-pixel font, colour `fill` (default the canvas's
+        text colour), placed by PIL's `anchor`."""
         # Text is drawn last, at the output size: the font is anti-aliased already, and
         # rendering it supersampled would cost more than all the shapes.
         self.texts.append((xy, text, size, self.text_color if fill is None else fill, anchor))
 
     def text_width(self, text: str, size: int) -> float:
+        """The width in output pixels of `text` in a `size`-pixel font."""
         return self.d.textlength(text, font=font(size))
 
     def result(self) -> Image.Image:
+        """The picture at the output size, the queued text drawn on it."""
         img = self.img if self.s == 1 else self.img.reduce(self.s)  # box filter
         for (x, y), text, size, fill, anchor in self.texts:
             (left, top), mask = _text_mask(text, size, anchor)

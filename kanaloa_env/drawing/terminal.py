@@ -36,7 +36,7 @@ def terminal_wants_color() -> bool:
 
 
 def add_color_option(ap: argparse.ArgumentParser) -> None:
-    """The `--color auto|always|never` option of the command-line tools."""
+    """Add to `ap` the `--color auto|always|never` option of the command-line tools."""
     ap.add_argument(
         "--color",
         choices=COLOR_CHOICES,
@@ -46,7 +46,7 @@ def add_color_option(ap: argparse.ArgumentParser) -> None:
 
 
 def color_from_option(choice: str) -> bool:
-    """Whether to colour, for a `--color` value (see `add_color_option`)."""
+    """Whether to colour, for `choice`, a `--color` value (see `add_color_option`)."""
     return terminal_wants_color() if choice == "auto" else choice == "always"
 
 
@@ -66,7 +66,8 @@ def visible_len(text: str) -> int:
 
 
 def wrap(prefix: str, parts: list[str], sep: str, width: int = WIDTH) -> list[str]:
-    """Join `parts` after `prefix` into lines of at most `width` visible characters."""
+    """Join `parts`, separated by `sep`, after `prefix` into lines of at most `width`
+    visible characters."""
     if not parts:
         return [prefix + "(none)"]
     lines, line = [], prefix + parts[0]
@@ -81,5 +82,6 @@ def wrap(prefix: str, parts: list[str], sep: str, width: int = WIDTH) -> list[st
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     """`count` and `word`, the noun in the plural unless `count` is 1: `plural(1, "game")` is
-    "1 game", `plural(3, "game")` "3 games", `plural(2, "index", "indices")` "2 indices"."""
+    "1 game", `plural(3, "game")` "3 games"; `many` is an irregular plural:
+    `plural(2, "index", "indices")` "2 indices"."""
     return f"{count} {word if count == 1 else many or word + 's'}"

@@ -168,10 +168,12 @@ class TournamentResult:
 
     @property
     def num_games(self) -> int:
+        """The number of games played."""
         return int(len(self.deal))
 
     @property
     def num_players(self) -> int:
+        """The players at each table."""
         return self.game.num_players_of(self.config)
 
     @property
@@ -256,7 +258,8 @@ class TournamentResult:
         return state
 
     def save_records(self, path: str | os.PathLike[str]) -> None:
-        """Write every recorded game as `kanaloa_env.records` JSON lines (replays each once)."""
+        """Write every recorded game to `path` as `kanaloa_env.records` JSON lines (replays
+        each once)."""
         if self.actions is None:
             raise ValueError("save_records needs record_games=True")
         from ..records import write_records  # the game-record format lives there
@@ -405,7 +408,7 @@ class TournamentResult:
                 )
 
     def plot(self, path: str | os.PathLike[str]) -> None:
-        """Save a PNG of the ladder (`ratings_figure`)."""
+        """Save a PNG of the ladder (`ratings_figure`) to `path`."""
         self.ratings_figure().savefig(path, dpi=100)
 
     def ratings_figure(self) -> Figure:
@@ -474,8 +477,9 @@ def seat_schedule(
 
     Games come in blocks of `num_players`: one set of entrants in one cyclic
     order, rotated through every seat, all on the same deal (the block index).
-    Blocks cycle through every set of entrants, and within each set through every
-    cyclic order, in a seeded random order.
+    Blocks cycle through every set of `num_players` of the `num_entrants`, and within
+    each set through every cyclic order, in a random order fixed by `seed`, until
+    `num_games` games are scheduled.
 
     Returns:
         seating: (G, P) int16 entrant index per seat.

@@ -346,8 +346,8 @@ class Game(Generic[S, C]):
         }
 
     def config_from_overrides(self, num_players: int, overrides: Mapping[str, Any]) -> C:
-        """Rebuild a config from a table size and `config_overrides` output (untrusted:
-        ValueError/TypeError naming the bad key)."""
+        """Rebuild a config from a table size, `num_players`, and `overrides`, the output of
+        `config_overrides` (untrusted: ValueError/TypeError naming the bad key)."""
         if not isinstance(overrides, Mapping):
             raise TypeError(f"config overrides must be an object, got {type(overrides).__name__}")
         if "num_players" in overrides:
@@ -358,17 +358,18 @@ class Game(Generic[S, C]):
         """Add this game's config flags to a command-line parser (e.g. `--announce`)."""
 
     def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        """The config overrides the flags of `add_cli_options` asked for."""
+        """The config overrides that the flags of `add_cli_options` asked for in `args`."""
         return {}
 
     # ---- the engine ----------------------------------------------------------------
 
     def init(self, config: C, batch_size: int, seed: int) -> S:
-        """A batch of new games; game i is game i of the stream `seed` at any batch size."""
+        """A batch of `batch_size` new games of `config`; game i is game i of the stream
+        `seed` at any batch size."""
         return self.engine.init(config, batch_size, seed)  # type: ignore[no-any-return]
 
     def init_from_keys(self, config: C, keys: np.ndarray, threads: int = 1) -> S:
-        """New games with the given (B,) uint64 keys (`kanaloa_env.core.rng.game_keys`),
+        """New games of `config` with the given (B,) uint64 `keys` (`kanaloa_env.core.rng.game_keys`),
         set up on up to `threads` threads (the result does not depend on it)."""
         return self.engine.init_from_keys(config, keys, threads=threads)  # type: ignore[no-any-return]
 
@@ -378,7 +379,8 @@ class Game(Generic[S, C]):
         return self.engine.init(config, 1, seed, first_game=i)  # type: ignore[no-any-return]
 
     def reset_games(self, state: S, idx: np.ndarray, keys: np.ndarray, threads: int = 1) -> None:
-        """Start new games with `keys` in rows `idx` of `state`, in place (auto-reset)."""
+        """Start new games with `keys` in rows `idx` of `state`, in place (auto-reset), on up
+        to `threads` threads."""
         self.engine.reset_games(state, idx, keys, threads=threads)
 
     def step_inplace(
@@ -395,12 +397,14 @@ class Game(Generic[S, C]):
         return self.engine.step_inplace(state, actions, validate=validate, threads=threads)  # type: ignore[no-any-return]
 
     def step(self, state: S, actions: np.ndarray, threads: int = 1) -> S:
-        """Like `step_inplace` on a copy: `state` is not modified."""
+        """Like `step_inplace` with `actions` on `threads` threads, on a copy: `state` is not
+        modified."""
         return self.engine.step(state, actions, threads=threads)  # type: ignore[no-any-return]
 
     def validate_actions(self, state: S, actions: object) -> np.ndarray:
-        """(B,) int64 actions, or TypeError/ValueError naming the games, players and actions
-        at fault (finished games may hold anything)."""
+        """`actions` checked against `state`: (B,) int64 actions, or TypeError/ValueError
+        naming the games, players and actions at fault (finished games may hold
+        anything)."""
         return self.engine.validate_actions(state, actions)  # type: ignore[no-any-return]
 
     def observe(
@@ -409,12 +413,14 @@ class Game(Generic[S, C]):
         seat: np.ndarray | int | None = None,
         threads: int = 1,
     ) -> np.ndarray:
-        """(B, obs_dim) float32 observations from `seat`'s point of view (default: each
-        game's player to act); only what that player may know."""
+        """(B, obs_dim) float32 observations of `state` from `seat`'s point of view
+        (default: each game's player to act); only what that player may know. On up to
+        `threads` threads (the result does not depend on it)."""
         raise NotImplementedError
 
     def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
-        """(b,) int64: the table size each (b, obs_dim) observation was encoded for (a
+        """(b,) int64: the table size each row of `observations`, (b, obs_dim), was encoded
+        for (a
         policy file's network is chosen by it). The default serves a game with one table
         size; a game with several reads it from the observation (ValueError for a row
         that does not say)."""
@@ -434,12 +440,13 @@ class Game(Generic[S, C]):
     def determinize(self, view: S, seats: np.ndarray, n: int, rng: np.random.Generator) -> S:
         """Belief sampling: for each of the b games of `view` (a state or its public view
         for `seats`), `n` full states that agree with everything `seats[i]` knows, the
-        hidden information drawn uniformly among the consistent ones and future chance
-        fresh; (b * n) games, game-major."""
+        hidden information drawn uniformly among the consistent ones (from `rng`) and
+        future chance fresh; (b * n) games, game-major."""
         raise NotImplementedError(f"{self.name} has no belief sampling")
 
     def final_ranks(self, state: S) -> np.ndarray:
-        """(B, P) float64 finishing ranks of finished games: 1 is best, tied players share
+        """(B, P) float64 finishing ranks of the finished games of `state`: 1 is best, tied
+        players share
         the mean of their places (for ratings and mean ranks)."""
         raise NotImplementedError
 
@@ -463,12 +470,14 @@ class Game(Generic[S, C]):
         return np.tile(low, num_players), np.tile(high, num_players)
 
     def game_summary(self, state: S) -> dict[str, np.ndarray]:
-        """Per-game figures of finished games worth a column in tournament results,
+        """Per-game figures of the finished games of `state` worth a column in tournament
+        results,
         each a (B,) or (B, P) array (e.g. rounds played, boat progress)."""
         return {}
 
     def shaping_potential(self, state: S, seats: np.ndarray) -> np.ndarray:
-        """(B,) float32 potential of each game for the player `seats[i]`, for optional
+        """(B,) float32 potential of each game of `state` for the player `seats[i]`, for
+        optional
         potential-based reward shaping in the learning envs (0 where not offered)."""
         return np.zeros(state.batch_size, dtype=np.float32)
 
@@ -477,18 +486,21 @@ class Game(Generic[S, C]):
         raise NotImplementedError
 
     def random_playthrough(self, config: C, num_games: int, seed: int, **kwargs: Any) -> Any:
-        """Play random legal games to the end checking invariants (the engine's own
-        `random_playthrough`, its statistics returned)."""
+        """Play `num_games` random legal games of `config` from `seed` to the end, checking
+        invariants (the engine's own `random_playthrough`, which takes `kwargs`; its
+        statistics returned)."""
         raise NotImplementedError
 
     # ---- positions -------------------------------------------------------------------
 
     def to_scenario(self, state: S, i: int = 0, include_key: bool = False) -> dict[str, Any]:
-        """Game `i` of `state` as a JSON-compatible scenario dict."""
+        """Game `i` of `state` as a JSON-compatible scenario dict, with the key of future
+        chance if `include_key`."""
         raise NotImplementedError
 
     def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> S:
-        """A batch of one from a scenario (untrusted: ValueError/TypeError naming the key)."""
+        """A batch of one from `scenario` (untrusted: ValueError/TypeError naming the key);
+        `seed` fixes later chance where it has no key."""
         raise NotImplementedError
 
     # ---- words and pictures ---------------------------------------------------------------
@@ -548,7 +560,8 @@ class Game(Generic[S, C]):
             return False
 
     def describe_action(self, state: S, action: int, i: int = 0) -> str:
-        """What `action` means for the player to act in game `i`, in words (with context)."""
+        """What `action` means for the player to act in game `i` of `state`, in words (with
+        context)."""
         return self._view("describe").describe_action(state, action, i)  # type: ignore[no-any-return]
 
     def describe_step(
@@ -559,7 +572,8 @@ class Game(Generic[S, C]):
         i: int = 0,
         names: Sequence[str] | None = None,
     ) -> list[str]:
-        """Sentences telling what one decision in game `i` did (records, replay, play)."""
+        """Sentences telling what `action` did in game `i`, from the state `before` to the
+        state `after`, the players called by `names` (records, replay, play)."""
         return self._view("describe").describe_step(before, action, after, i, names)  # type: ignore[no-any-return]
 
     @renamed_keyword("game", "i")
@@ -571,14 +585,15 @@ class Game(Generic[S, C]):
         seat: int | None = None,
         legal: bool = True,
     ) -> str:
-        """Game `i` as a text table (ANSI colours when `color`); `seat`'s hand shown
+        """Game `i` of `state` as a text table (ANSI colours when `color`); `seat`'s hand shown
         (default the player to act), with the legal actions listed when `legal` and that
         is the player to act."""
         return self._view("text").render_text(state, i, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
 
     @renamed_keyword("game", "i")
     def render_rgb(self, state: S, i: int = 0, seat: int | None = None) -> np.ndarray:
-        """Game `i` as an (H, W, 3) uint8 picture."""
+        """Game `i` of `state` as an (H, W, 3) uint8 picture, `seat`'s hand shown (None:
+        the game's default)."""
         return self._view("image").render_rgb(state, i, seat)  # type: ignore[no-any-return]
 
     def action_regions(self, state: S, i: int = 0, seat: int | None = None) -> list[Region]:
@@ -588,12 +603,13 @@ class Game(Generic[S, C]):
         return self._view("image").action_regions(state, i, seat)  # type: ignore[no-any-return]
 
     def legal_moves(self, state: S, color: bool = False) -> list[Move]:
-        """The legal moves of game 0's player to act, numbered for a human (terminal play)."""
+        """The legal moves of the player to act in game 0 of `state`, numbered for a human
+        (terminal play), in ANSI colours if `color`."""
         return self._view("moves").legal_moves(state, color)  # type: ignore[no-any-return]
 
     def parse_move(self, text: str, state: S) -> int:
-        """The action a human's typed move names in game 0 (a move number or the game's
-        own notation); ValueError with a hint when it names none or an illegal one.
+        """The action that `text`, a human's typed move, names in game 0 of `state` (a move
+        number or the game's own notation); ValueError with a hint when it names none or an illegal one.
         A `moves.py` without `parse_move` takes a move's number or its label."""
         own = getattr(self._view("moves"), "parse_move", None)
         if own is not None:
@@ -605,11 +621,13 @@ class Game(Generic[S, C]):
         return self._view("moves").HELP_TEXT  # type: ignore[no-any-return]
 
     def turn_prompt(self, state: S) -> str:
-        """What the player to act in game 0 decides now, addressed to them ("you play a card")."""
+        """What the player to act in game 0 of `state` decides now, addressed to them ("you
+        play a card")."""
         return self._view("moves").turn_prompt(state)  # type: ignore[no-any-return]
 
     def final_lines(self, state: S, names: Sequence[str], color: bool = False) -> list[str]:
-        """The end of game 0 for a human: who won and the final standing."""
+        """The end of game 0 of `state` for a human: who won and the final standing, the
+        players called by `names`, in ANSI colours if `color`."""
         return self._view("moves").final_lines(state, names, color)  # type: ignore[no-any-return]
 
     # ---- bots ---------------------------------------------------------------------------

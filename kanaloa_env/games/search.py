@@ -34,7 +34,8 @@ class SearchGame(Protocol):
         ...
 
     def info_keys(self, view: Any, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-        """(b,) uint64 keys from `base` and only what each seat knows of its game."""
+        """(b,) uint64 keys from `base` and only what each seat of `seats` knows of its game
+        of `view`."""
         ...
 
     def determinize(
@@ -45,19 +46,23 @@ class SearchGame(Protocol):
         ...
 
     def step(self, state: Any, actions: np.ndarray) -> None:
-        """Apply (R,) actions in place."""
+        """Apply (R,) actions in place.
+        `state` is the batch of games."""
         ...
 
     def marker(self, state: Any) -> np.ndarray:
-        """(R,) int: what `stopped` compares against (e.g. the round number)."""
+        """(R,) int: what `stopped` compares against (e.g. the round number).
+        `state` is the batch of games."""
         ...
 
     def stopped(self, state: Any, marker: np.ndarray) -> np.ndarray:
-        """(R,) bool: the game is over or has reached the horizon set at `marker`."""
+        """(R,) bool: the game is over or has reached the horizon set at `marker`.
+        `state` is the batch of games."""
         ...
 
     def value(self, state: Any, seats: np.ndarray) -> np.ndarray:
-        """(R,) float in [0, 1]: how good a stopped position is for `seats`."""
+        """(R,) float in [0, 1]: how good a stopped position is for `seats`.
+        `state` is the batch of games."""
         ...
 
     def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:
@@ -66,13 +71,14 @@ class SearchGame(Protocol):
         ...
 
     def prior(self, view: Any, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """(b,) the action preferred among equal values (a cheap policy's choice)."""
+        """(b,) the action preferred among equal values (a cheap policy's choice) for
+        `seats` in `view`, among the legal actions of `masks`."""
         ...
 
 
 def keyed_legal(masks: np.ndarray, words: np.ndarray) -> np.ndarray:
-    """(R,) a uniformly random legal action per row, the k-th legal one for
-    k = floor(u * count) with u from the row's random word."""
+    """(R,) a uniformly random legal action per row of `masks`, the k-th legal one for
+    k = floor(u * count) with u from the row's random word in `words`."""
     count = masks.sum(axis=1)
     u = (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
     k = (u * count).astype(np.int64)
@@ -96,6 +102,8 @@ class HeuristicRollouts:
     _heuristic: Any = field(default=None, repr=False)
 
     def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:
+        """`SearchGame.policy`: the heuristic's actions in `state`, or random legal ones
+        drawn from `keys` and `step`."""
         if self.rollout_policy == "random":
             return keyed_legal(state.legal, draws(keys, step, 1)[:, 0])
         seats = state.current_player.astype(np.int64)
@@ -103,6 +111,7 @@ class HeuristicRollouts:
         return self._heuristic.act(_NO_OBS, state.legal, _NO_RNG, view=state, seats=seats)
 
     def prior(self, view: Any, seats: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """`SearchGame.prior`: the heuristic's choice for `seats` in `view` under `masks`."""
         return self._heuristic.act(_NO_OBS, masks, _NO_RNG, view=view, seats=seats)
 
 

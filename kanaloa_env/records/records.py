@@ -248,7 +248,7 @@ class GameRecord:
 
     @classmethod
     def from_header(cls, head: dict[str, Any], where: str = "header") -> GameRecord:
-        """A record without decisions from a header dict (untrusted input).
+        """A record without decisions from `head`, a header dict (untrusted input).
 
         A scenario start is built once here, so that a bad one is reported with the
         header's line rather than later, when the game is replayed; and its
@@ -352,7 +352,8 @@ def _parse_lines(lines: Iterable[str], source: str, first_line: int = 1) -> list
 
 
 def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
-    """Every game in a record file (JSON lines); `ValueError` naming the line if malformed."""
+    """Every game in the record file at `path` (JSON lines); `ValueError` naming the line if
+    malformed."""
     try:
         with open(path, encoding="utf-8") as f:
             records = _parse_lines(f, str(path))
@@ -442,7 +443,7 @@ class RecordIndex:
 
 @renamed_keyword("game", "i")
 def load_record(path: str | os.PathLike[str], i: int = 0) -> GameRecord:
-    """Game number `i` (from 0) of a record file."""
+    """Game number `i` (from 0) of the record file at `path`."""
     records = load_records(path)
     if not _is_int(i) or not 0 <= i < len(records):
         raise ValueError(
@@ -455,7 +456,8 @@ def load_record(path: str | os.PathLike[str], i: int = 0) -> GameRecord:
 def save_records(
     path: str | os.PathLike[str], records: Iterable[GameRecord], append: bool = False
 ) -> None:
-    """Write games to one JSON-lines file (`append=True` adds to an existing file).
+    """Write `records`, the games, to one JSON-lines file at `path` (`append=True` adds to
+    an existing file).
 
     The file is replaced whole or not at all: a failure (a full disk, Ctrl-C, a record
     JSON cannot write) leaves it as it was.
@@ -490,7 +492,8 @@ class Recorder:
     Start from a seed (`Recorder(config, seed=7)`, game 0 of the stream 7, or game
     `deal` of it) or from a position (`Recorder(scenario=sc, game="kahuna")`;
     `Recorder.from_state(state, i)` dumps game `i` of a batch with its key). The game
-    is the config's (or `game`, default Kanaloa for a scenario).
+    is the config's (or `game`, default Kanaloa for a scenario). `meta` is free-form
+    JSON-compatible information written into the record's header.
     """
 
     def __init__(
@@ -534,7 +537,8 @@ class Recorder:
     def from_state(
         cls, state: GameState, i: int = 0, meta: dict[str, Any] | None = None
     ) -> Recorder:
-        """Record game `i` of `state` from its current position (random key included)."""
+        """Record game `i` of `state` from its current position (random key included), with
+        `meta` in the header."""
         from ..games import game_of_state
 
         g = game_of_state(state)
@@ -542,6 +546,7 @@ class Recorder:
 
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return bool(self.state.done[0])
 
     def step(self, action: int) -> GameState:
@@ -755,7 +760,8 @@ def _int_list(values: object, what: str, allowed: str = "a sequence of ints") ->
 
 
 def bot_action(bot: Any, state: GameState, rng: np.random.Generator, i: int = 0) -> int:
-    """The action `bot` takes in game `i` of `state`, checked (`kanaloa_env.bots.bot_actions`).
+    """The action `bot` takes in game `i` of `state`, drawing on `rng`, checked
+    (`kanaloa_env.bots.bot_actions`).
 
     Raises:
         ValueError: game `i` is over, or the bot returned an illegal action.
@@ -810,7 +816,9 @@ def describe_step(
     i: int = 0,
     names: Sequence[str] | None = None,
 ) -> list[str]:
-    """Sentences telling what one decision in game `i` did (the game's `describe_step`)."""
+    """Sentences telling what `action` did in game `i`, from the state `before` to the state
+    `after` (the game's `describe_step`; `names`: the players' names, default their
+    seats)."""
     from ..games import game_of_state
 
     return game_of_state(before).describe_step(

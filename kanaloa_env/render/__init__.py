@@ -37,7 +37,8 @@ _MODE_VIEWS = {"human": "render_text", "ansi": "render_text", "rgb_array": "rend
 
 
 def render_modes(game: Any) -> list[str]:
-    """The render modes of `RENDER_MODES` that a `Game` can draw (its views, `Game.provides`)."""
+    """The render modes of `RENDER_MODES` that `game`, a `Game`, can draw (its views,
+    `Game.provides`)."""
     return [m for m in RENDER_MODES if game.provides(_MODE_VIEWS[m])]
 
 
@@ -49,14 +50,16 @@ SCALE_RANGE = (0.1, 2.0)
 def render_text(
     state: Any, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:
-    """Game `i` of `state` (any game's batch) as a text table; see the game's
+    """Game `i` of `state` (any game's batch) as a text table, with ANSI colours if
+    `color`, as `seat` sees it, listing the legal moves if `legal`; see the game's
     `render_text` (`kanaloa_env.games.protocol.Game.render_text`)."""
     return game_of_state(state).render_text(state, i, color=color, seat=seat, legal=legal)
 
 
 @renamed_keyword("game", "i")
 def render_rgb(state: Any, i: int = 0, seat: int | None = None) -> np.ndarray:
-    """Game `i` of `state` (any game's batch) as an (H, W, 3) uint8 picture."""
+    """Game `i` of `state` (any game's batch) as an (H, W, 3) uint8 picture, as `seat` sees
+    it (None: every hand open)."""
     return game_of_state(state).render_rgb(state, i, seat)
 
 

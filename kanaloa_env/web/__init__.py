@@ -35,14 +35,15 @@ __all__ = ["create_app", "main"]
 
 
 def create_app(*args: Any, **kwargs: Any) -> Any:
-    """The ASGI app (`kanaloa_env.web.app.create_app`); needs the `web` extra."""
+    """The ASGI app: `kanaloa_env.web.app.create_app(*args, **kwargs)`; needs the `web`
+    extra."""
     from .app import create_app as make
 
     return make(*args, **kwargs)
 
 
 def main(argv: Any = None) -> int:
-    """The command line (`kanaloa_env.web.server.main`)."""
+    """The command line with `argv` as its arguments (`kanaloa_env.web.server.main`)."""
     from .server import main as run
 
     return run(argv)

@@ -35,7 +35,8 @@ def _is_loopback(host: str) -> bool:
 
 
 def exposure_warning(host: str, port: int, record_dirs: Sequence[str]) -> str | None:
-    """What listening on `host` exposes, or None for a loopback address."""
+    """What listening on `host` at `port` exposes (games, and the files of `record_dirs`),
+    or None for a loopback address."""
     if _is_loopback(host):
         return None
     folders = ", ".join(record_dirs) if record_dirs else "none given"
@@ -122,7 +123,8 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status."""
+    """The command line, with `argv` as its arguments (default: `sys.argv[1:]`); returns the
+    exit status."""
     ap = _build_parser()
     args = ap.parse_args(argv)
     if not 0 <= args.port < 65536:

@@ -267,8 +267,8 @@ class Catalogue:
         record_dirs: Sequence[str] = (),
         max_record_bytes: int = MAX_RECORD_BYTES,
     ) -> Catalogue:
-        """Check the command line's files: each policy must be a readable policy file
-        (`.npz`, loaded without pickle); each record folder must exist. Record files
+        """Check the command line's files: each of `policies` must be a readable policy file
+        (`.npz`, loaded without pickle); each of `record_dirs` must be an existing folder. Record files
         larger than `max_record_bytes` are refused when the page opens them.
 
         Raises:
@@ -332,8 +332,9 @@ class Catalogue:
         return out
 
     def make_bot(self, game: Game[Any, Any], name: object, num_players: int) -> tuple[Any, str]:
-        """The bot named `name` for `game` and its label; only names of `bot_names`, so a
-        page can never name a file (policy files are `file:<label>`)."""
+        """The bot named `name` for `game` at a table of `num_players`, and its label; only
+        names of `bot_names`, so a page can never name a file (policy files are
+        `file:<label>`)."""
         from ..bots import make_bot
 
         if not isinstance(name, str) or name not in self.bot_names(game):
@@ -477,8 +478,8 @@ def _names(num_players: int, human: int | None) -> list[str]:
 
 
 def png_bytes(image: np.ndarray) -> bytes:
-    """An (H, W, 3) uint8 picture as PNG bytes (fast compression: pictures are made on
-    every move)."""
+    """`image`, an (H, W, 3) uint8 picture, as PNG bytes (fast compression: pictures are
+    made on every move)."""
     from PIL import Image
 
     buf = io.BytesIO()
@@ -492,6 +493,11 @@ class Session:
     Make one with `play`, `live` or `from_record`. `states[k]` is the position after
     `k` decisions (batch 1); `log[k]` tells decision `k`. Not thread-safe by itself:
     `lock` serialises the requests of one session.
+
+    The constructor's arguments: `kind` ("play", "live" or "replay"), the `game`, the
+    `record` being made or replayed, `states` so far, the `players`' labels by seat,
+    the `human` seat (None: none), the `bots` by seat, the `rng` they draw from, and
+    the `recorder` that logs a game being played.
     """
 
     def __init__(
@@ -536,9 +542,11 @@ class Session:
         options: object = None,
         seed: object = None,
     ) -> Session:
-        """A human at `seat`, `bots` (one name per other seat, in seat order; a human
-        seat of None: bots everywhere, a "live" session) at the others. The bots move
-        at once up to the human's first decision."""
+        """A new game of `game` (a name) at a table of `num_players`, with the variant
+        `options` and `seed` (default: a random one), the bots made by `catalogue`: a
+        human at `seat`, `bots` (one name per other seat, in seat order; a human seat of
+        None: bots everywhere, a "live" session) at the others. The bots move at once up
+        to the human's first decision."""
         g = _game(game)
         cfg = _config(g, num_players, options)
         P = g.num_players_of(cfg)
@@ -579,8 +587,8 @@ class Session:
         index: object = 0,
         max_bytes: int = MAX_RECORD_BYTES,
     ) -> Session:
-        """A replay of game `index` of a record file's text (untrusted, at most
-        `max_bytes` in UTF-8): every decision of that game is checked as
+        """A replay of game `index` of a record file's `text` (untrusted, at most
+        `max_bytes` in UTF-8, named after `source` in messages): every decision of that game is checked as
         `python -m kanaloa_env.replay` checks it. The file's other games are counted,
         not built (`RecordIndex`)."""
         if not isinstance(text, str):
@@ -630,10 +638,12 @@ class Session:
 
     @property
     def last(self) -> int:
+        """The index of the last position."""
         return len(self.states) - 1
 
     @property
     def done(self) -> bool:
+        """Whether the game is over."""
         return bool(self.states[-1].done[0])
 
     def _append(self, action: int, before: Any, after: Any) -> None:
@@ -683,8 +693,8 @@ class Session:
         self._step(action)
 
     def move(self, action: object, step: object) -> None:
-        """The human's move at position `step` (a stale page's move is refused), then the
-        bots' moves up to the human's next decision."""
+        """The human's `action` at position `step` (a stale page's move is refused), then
+        the bots' moves up to the human's next decision."""
         if self.kind != "play":
             raise WebError("only a game you play takes moves")
         if step != self.last:
@@ -716,7 +726,7 @@ class Session:
         return seat
 
     def check_step(self, step: object) -> int:
-        """`step` (an int, or a string of ASCII digits) if it is a position of the game."""
+        """`step` (from a request: an int, or a string of ASCII digits) if it is a position of the game."""
         step = ascii_int(step)
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.last:
             raise WebError(f"step must be in 0..{self.last}, got {step!r}")
@@ -748,7 +758,8 @@ class Session:
         }
 
     def view(self, step: object = None, seat: object = None) -> dict[str, Any]:
-        """Position `step` (default the last) as the page shows it: the text view, the
+        """Position `step` (default the last) as the page shows it from the side of
+        `shown_seat(seat)`: the text view, the
         legal moves and clickable regions when it is the human's move, the result at
         the end. The picture is fetched separately (`picture`)."""
         k = self.last if step is None else self.check_step(step)
@@ -806,6 +817,7 @@ class Session:
         return self.record.to_jsonl()
 
     def record_filename(self) -> str:
+        """The file name a downloaded record gets: the game, its seed and its length."""
         start = f"seed{self.record.seed}" if self.record.seed is not None else "scenario"
         return f"{self.game.name}-{start}-{self.last}steps.jsonl"
 

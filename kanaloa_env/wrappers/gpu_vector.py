@@ -136,8 +136,9 @@ class GpuVectorEnv:
     # ---- the episode API ------------------------------------------------------------
 
     def reset(self, seed: int | None = None) -> Any:
-        """Start N new games (games 0..N-1 of the stream) and play the opponents up to
-        each learner's first decision; the (N, obs_dim) float32 learner observations."""
+        """Start N new games (games 0..N-1 of the stream of `seed`, default the env's) and
+        play the opponents up to each learner's first decision; the (N, obs_dim) float32
+        learner observations."""
         if seed is not None:
             self.seed = check_seed(seed)
         cuda = gpu.cuda_module()

@@ -121,7 +121,8 @@ class GymVectorEnv(VectorEnv):
         return self.driver.action_masks()
 
     def set_opponents(self, opponents: Any, opponent_sampling: str | None = None) -> None:
-        """Replace the opponents (see `VectorDriver.set_opponents`)."""
+        """Replace the opponents with `opponents`, drawn by `opponent_sampling` from a pool
+        (see `VectorDriver.set_opponents`)."""
         self.driver.set_opponents(opponents, opponent_sampling)
 
     def _base_info(self) -> dict[str, Any]:

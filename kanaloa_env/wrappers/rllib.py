@@ -375,7 +375,8 @@ class RLlibModuleBot:
         )
 
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """(b, num_actions) float32 masked logits: illegal actions at minus infinity.
+        """(b, num_actions) float32 logits of the module for (b, obs_dim) `observations`,
+        masked by (b, num_actions) bool `masks`: illegal actions at minus infinity.
 
         Raises:
             ValueError: shapes that disagree, or a mask row with no legal action.
@@ -412,7 +413,8 @@ class RLlibModuleBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) bool masks."""
+        """(b,) int64 legal actions for (b, obs_dim) `observations` and (b, A) bool `masks`:
+        the module's greedy arg-max (`rng` and `kwargs` are not read)."""
         logits = self.logits(observations, masks)
         if not self.deterministic:
             # Gumbel-max: a sample from softmax(logits) drawn with the caller's rng.

@@ -107,9 +107,12 @@ class SB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
+        """Keep `actions`, (N,) one per game, for `step_wait`."""
         self._actions = np.asarray(actions)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        """Step every game with the actions of `step_async`: (N, obs_dim) observations,
+        (N,) rewards, (N,) dones and N infos; finished games restart."""
         if self._actions is None:
             raise RuntimeError("step_wait() called without step_async()")
         actions, self._actions = self._actions, None
@@ -149,12 +152,14 @@ class SB3VecEnv(VecEnv):
         return self.driver.action_masks()
 
     def set_opponents(self, opponents: Any, opponent_sampling: str | None = None) -> None:
-        """Replace the opponents (see `VectorDriver.set_opponents`), e.g. a self-play pool."""
+        """Replace the opponents with `opponents`, e.g. a self-play pool drawn by
+        `opponent_sampling` (see `VectorDriver.set_opponents`)."""
         self.driver.set_opponents(opponents, opponent_sampling)
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        """Per-game values of `learner_seat`; any other attribute of this object, or else
-        a game option of its driver (`illegal_action`, `config`, ...), repeated."""
+        """The values of `attr_name` for the games of `indices`: per game for
+        `learner_seat`; any other attribute of this object, or else a game option of its
+        driver (`illegal_action`, `config`, ...), repeated."""
         idx = list(self._get_indices(indices))
         if attr_name == "learner_seat":
             seats = self.driver.learner_seats
@@ -168,7 +173,8 @@ class SB3VecEnv(VecEnv):
         return [value for _ in idx]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        """Set an attribute of this object; all games share it, so `indices` must be all."""
+        """Set the attribute `attr_name` of this object to `value`; all games share it, so
+        `indices` must be all."""
         idx = list(self._get_indices(indices))
         if sorted(idx) != list(range(self.num_envs)):
             raise ValueError(
@@ -191,7 +197,9 @@ class SB3VecEnv(VecEnv):
         indices: VecEnvIndices = None,
         **method_kwargs: Any,
     ) -> list[Any]:
-        """`action_masks` gives one (A,) bool row per game; other names are not per-game."""
+        """Call `method_name` with `method_args` and `method_kwargs` for the games of
+        `indices`: `action_masks` gives one (A,) bool row per game; other names are not
+        per-game."""
         idx = list(self._get_indices(indices))
         if method_name == "action_masks":
             masks = self.driver.action_masks()
@@ -203,7 +211,8 @@ class SB3VecEnv(VecEnv):
     def env_is_wrapped(
         self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
     ) -> list[bool]:
-        """True for SB3's `Monitor` (and the classes it derives from), else False: no
+        """For each game of `indices` (default all): True if `wrapper_class` is SB3's
+        `Monitor` (or a class it derives from), else False: no
         game is a wrapped gym.Env, but every game writes Monitor's `info["episode"]`
         itself, which is what SB3 asks this for (`evaluate_policy` then reads the
         episodes from it, without a warning)."""
@@ -211,6 +220,7 @@ class SB3VecEnv(VecEnv):
         return [wrapped for _ in self._get_indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
+        """None for every game: the vector env draws no pictures."""
         return [None for _ in range(self.num_envs)]
 
     def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:

@@ -13,7 +13,7 @@ modules out of runs whose environment has no ray, so they are never skipped: the
 
 The environment is built once and reused while the requirements (pyproject.toml's), the
 checkout's path and the Python version stay the same (they name it); a change builds a new
-one. Its size and build time: see the README's Tests section.
+one. Its size and build time: see docs/testing.md.
 """
 
 from __future__ import annotations

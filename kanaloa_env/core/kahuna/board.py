@@ -79,7 +79,7 @@ def island_counts(bridges: np.ndarray) -> np.ndarray:
 
 
 def held_islands(bridges: np.ndarray) -> np.ndarray:
-    """Island bit sets (same shape, uint16): the islands where each line set (...)
-    occupies at least the majority threshold of lines (K5.1)."""
+    """Island bit sets (same shape, uint16): the islands where each line set of `bridges`
+    (...) occupies at least the majority threshold of lines (K5.1)."""
     _, held_sets, shape = _board(bridges)
     return held_sets.reshape(shape)

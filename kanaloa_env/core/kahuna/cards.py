@@ -46,17 +46,19 @@ def num_cards(word):  # type: ignore[no-untyped-def]
 
 
 def size(words: np.ndarray) -> np.ndarray:
-    """Number of cards in each count word (same shape, uint8)."""
+    """Number of cards in each count word (same shape, uint8).
+    `words` is and `order` work arrays of the shuffle."""
     return np.bitwise_count(words & LOW) + (np.bitwise_count(words & HIGH) << np.uint8(1))
 
 
 def counts(words: np.ndarray) -> np.ndarray:
-    """(..., 12) uint32: the count of every island in each word of shape (...)."""
+    """(..., 12) uint32: the count of every island in each word of shape (...).
+    `words` is and `order` work arrays of the shuffle."""
     return (np.asarray(words, dtype=np.uint32)[..., None] >> _SHIFTS) & _THREE
 
 
 def from_counts(counts_: np.ndarray) -> np.ndarray:
-    """The count words of (..., 12) counts in 0..3 (shape (...), uint32)."""
+    """The count words of `counts_`, (..., 12) counts in 0..3 (shape (...), uint32)."""
     c = np.asarray(counts_).astype(np.uint32)
     return np.bitwise_or.reduce(c << _SHIFTS, axis=-1).astype(np.uint32)
 
@@ -67,7 +69,7 @@ def contains(big: np.ndarray, small: np.ndarray) -> np.ndarray:
 
 
 def word_of(islands: Iterable[int]) -> int:
-    """The count word of a sequence of island indices (a Python int)."""
+    """The count word of `islands`, a sequence of island indices (a Python int)."""
     w = 0
     for x in islands:
         w += 1 << (COUNT_BITS * int(x))
@@ -81,5 +83,5 @@ def islands_of(word: int) -> list[int]:
 
 
 def names_of(word: int) -> list[str]:
-    """`islands_of` as island names."""
+    """`islands_of(word)` as island names."""
     return [ISLAND_NAMES[x] for x in islands_of(word)]

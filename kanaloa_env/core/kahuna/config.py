@@ -88,7 +88,7 @@ class Config:
         return self._rules
 
     def kernel_rules(self, part: int = 0) -> Rules:
-        """`rules` for the k-th thread of a batch: the same named tuple (it holds no
+        """`rules` for thread number `part` of a batch: the same named tuple (it holds no
         arrays, so threads share it without contention)."""
         return self._rules
 
@@ -101,7 +101,7 @@ class Config:
         }
 
     def replace(self, **changes: Any) -> Config:
-        """A copy with some fields changed (validated again)."""
+        """A copy with the fields of `changes` (name=value) changed, validated again."""
         return dataclasses.replace(self, **changes)
 
     @classmethod

@@ -49,7 +49,7 @@ def _held(bridges: np.ndarray) -> np.ndarray:
 
 
 def check_invariants(state: State) -> None:
-    """Check every game of a batch; raise `InvariantError` on the first broken rule.
+    """Check every game of `state`, a batch; raise `InvariantError` on the first broken rule.
 
     Checked: values in range (first, so a corrupt index is reported, not met as an
     IndexError); card conservation: hands, row, pile and discards hold each island's
@@ -266,6 +266,8 @@ class PlaythroughStats(engine.PlaythroughStats):
 
     @staticmethod
     def figures(state: State) -> dict[str, Any]:
+        """The figures of finished games that a playthrough reports, read from `state`:
+        draws, mean and longest game in turns."""
         return {
             "draws": int((state.terminated & (state.winner < 0)).sum()),
             "mean_turns": float(state.turn.mean()),

@@ -52,7 +52,8 @@ _ALL_ISLANDS = (1 << NUM_ISLANDS) - 1
 @small_kernel
 def mask_row(c, s, g, row):  # type: ignore[no-untyped-def]
     """Write into `row` (153,) bool the legal actions of game g's player to act (all
-    False once the game is over, K8.3)."""
+    False once the game is over, K8.3).
+    `c` is the config's kernel rules (`Rules`) and `s` the state's arrays (`Arrays`)."""
     phase = s.phase[g]
     if phase == Phase.GAME_OVER:
         row[:] = False
@@ -129,7 +130,8 @@ def mask_row(c, s, g, row):  # type: ignore[no-untyped-def]
 
 @small_kernel
 def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
-    """Write game g's row of the cached mask `s.legal`."""
+    """Write game g's row of the cached mask `s.legal`.
+    `c` is the config's kernel rules (`Rules`)."""
     mask_row(c, s, g, s.legal[g])
 
 
@@ -154,7 +156,8 @@ def refresh(state: State, idx: np.ndarray | None = None) -> None:
 def compute_mask(state: State, idx: np.ndarray | None = None) -> np.ndarray:
     """(B, 153) bool legal actions of each game's player to act, computed afresh
     (len(idx) rows with `idx`; the invariant checker compares it with the cache); all
-    False once a game is over (K8.3)."""
+    False once a game is over (K8.3).
+    `state` is the batch of games."""
     games = _games(state, idx)
     out = np.empty((len(games), NUM_ACTIONS), dtype=bool)
     _masks_of(state.config.rules, state.kernel_arrays(), games, out)

@@ -242,7 +242,8 @@ def _write_multiset(out, o, word):  # type: ignore[no-untyped-def]
 def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     """Write the observation of game g from seat `me`'s point of view into `out`
     (OBS_DIM,) float32 (layout: `OBS_LAYOUT`; every entry once, in order). Only what
-    `me` may know (K12)."""
+    `me` may know (K12).
+    `c` is the config's kernel rules (`Rules`) and `s` the state's arrays (`Arrays`)."""
     q = 1 - me
     # Cards.
     _write_multiset(out, _HAND, np.int64(s.hands[g, me]))

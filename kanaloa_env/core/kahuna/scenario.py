@@ -73,7 +73,8 @@ _CARD_KEYS = "hands/face_up/pile/discard_up/discard_down"
 
 def end_reason(state: State, i: int) -> str | None:
     """Why game `i` is over ("final_scoring", "early_end", "truncated"), None while
-    it runs. A terminated game with all three scorings ended by the final scoring."""
+    it runs. A terminated game with all three scorings ended by the final scoring.
+    `state` is the batch of games."""
     if state.truncated[i]:
         return "truncated"
     if state.terminated[i]:

@@ -70,7 +70,9 @@ def shuffled_cards(key, round_, words, order):  # type: ignore[no-untyped-def]
 
 @small_kernel
 def reset_game(c, s, g, key, words, order):  # type: ignore[no-untyped-def]
-    """Set up game g as a new game with `key` (K2), at its first decision."""
+    """Set up game g as a new game with `key` (K2), at its first decision.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and
+    `words` and `order` work arrays of the shuffle."""
     s.key[g] = key
     # K2.1: 3 cards to player 0, 3 to player 1, 3 face up, 15 in the pile (first = top).
     shuffled_cards(key, np.int64(0), words, order)

@@ -84,7 +84,8 @@ validate_actions = _STEPPER.validate_actions
 def step_game(c, s, g, a, words, order, listed):  # type: ignore[no-untyped-def]
     """Apply action `a` in game g and everything it sets in motion; a game that is over
     passes through unchanged (its rewards 0). `words`, `order`, `listed`: work arrays
-    of the reshuffle (K7.3)."""
+    of the reshuffle (K7.3).
+    `c` is the config's kernel rules (`Rules`) and `s` the state's arrays (`Arrays`)."""
     s.rewards[g, 0] = 0
     s.rewards[g, 1] = 0
     if s.phase[g] != Phase.GAME_OVER:

@@ -97,6 +97,7 @@ def hand_sizes(state: State) -> np.ndarray:
     Every player starts the round with 8 cards (R3.1) and plays one per completed
     trick; the cards of the current trick (`num_played - P * trick_number`) came
     from its leader and the seats after it in turn order.
+    `state` is the batch of games.
     """
     P = state.num_players
     done = state.trick_number.astype(np.int64)
@@ -112,6 +113,7 @@ def hidden_cards(state: State, seats: np.ndarray | int) -> np.ndarray:
     neither held by the seat nor played are hidden; they are given the highest copy
     bits the seat does not hold (which copy a player holds never matters: a play
     removes the lowest copy it holds, `played` records copies from the lowest up).
+    `state` is the batch of games.
     """
     B = state.batch_size
     seat = _check_seats(state, seats)
@@ -144,6 +146,7 @@ def count_deals(state: State, seats: np.ndarray | Sequence[int] | int) -> list[i
 
     Raises:
         TypeError, ValueError: as `determinize` (but voids that allow no deal give 0).
+    `state` is the batch of games.
     """
     seat = _check_seats(state, seats)
     sizes, hidden, _, suit_count, voids = _prepare(state, seat)

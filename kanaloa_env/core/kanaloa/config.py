@@ -180,7 +180,7 @@ class Config:
         return out
 
     def replace(self, **changes: Any) -> Config:
-        """A copy with some fields changed (validated again)."""
+        """A copy with the fields of `changes` (name=value) changed, validated again."""
         return dataclasses.replace(self, **changes)
 
     @classmethod

@@ -336,6 +336,8 @@ class PlaythroughStats(engine.PlaythroughStats):
 
     @staticmethod
     def figures(state: State) -> dict[str, Any]:
+        """The figures of finished games that a playthrough reports, read from `state`: the
+        mean number of rounds."""
         return {"mean_rounds": float(state.round.mean())}
 
 

@@ -38,7 +38,8 @@ _OCTOPUS_BITS = int(OCTOPUS_BITS)
 @small_kernel
 def playable_tiki(hand, lead_suit):  # type: ignore[no-untyped-def]
     """The Tiki cards of `hand` (an int bit set) that may be played to the trick
-    (R4.2, R4.3): holding the suit to follow, only it; else any. Kanaloa and octopus
+    (R4.2, R4.3): holding `lead_suit`, the suit to follow (-1: none yet), only it; else
+    any. Kanaloa and octopus
     cards may always be played (R4.1)."""
     follow = hand & _SUIT_BITS[lead_suit]
     return follow if follow != 0 else hand & _TIKI_BITS
@@ -51,7 +52,8 @@ _BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.bool_)
 @kernel
 def refresh_game(c, s, g):  # type: ignore[no-untyped-def]
     """Write game g's row of `s.legal`: the legal actions of its player to act (all
-    False once the game is over)."""
+    False once the game is over).
+    `c` is the config's kernel rules (`Rules`)."""
     row = s.legal[g]
     phase = s.phase[g]
     if phase == Phase.PLAY:
@@ -98,7 +100,8 @@ def refresh(state: State, idx: np.ndarray | None = None) -> None:
 
 def compute_mask(state: State) -> np.ndarray:
     """(B, 66) bool legal actions of each game's player to act, computed afresh (the
-    invariant checker compares it with the cache)."""
+    invariant checker compares it with the cache).
+    `state` is the batch of games."""
     fresh = state.copy()
     refresh(fresh)
     return fresh.legal

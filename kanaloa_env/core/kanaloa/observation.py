@@ -246,7 +246,8 @@ def encode_game(c, s, g, me, out):  # type: ignore[no-untyped-def]
     """Write the observation of game g from seat `me`'s point of view into `out`
     (OBS_DIM,) float32 (layout: `OBS_LAYOUT`). Only what `me` may know: its own hand
     and public information. Every entry is written once: a row of a table, a span
-    cleared and set, or zeros."""
+    cleared and set, or zeros.
+    `c` is the config's kernel rules (`Rules`) and `s` the state's arrays (`Arrays`)."""
     _encode_cards(s, g, me, out)
     _encode_table(c, s, g, out)
     leader = _encode_decision(c, s, g, me, out)

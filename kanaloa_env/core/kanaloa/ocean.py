@@ -52,11 +52,13 @@ class DeckArrays:
 
     @property
     def num_cards(self) -> int:
+        """The number of ocean cards in the deck."""
         return len(self.color) // 2
 
 
 def parse_field(text: str) -> tuple[int, bool, bool]:
-    """Parse a field string into (suit, dolphin, start); `ValueError` if malformed."""
+    """Parse `text`, a field string, into (suit, dolphin, start); `ValueError` if
+    malformed."""
     if not isinstance(text, str):
         raise TypeError(f"ocean_deck field must be a str like 'red*', got {type(text).__name__}")
     rest = text.strip().lower()

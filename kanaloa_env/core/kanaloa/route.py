@@ -23,19 +23,23 @@ from .state import State
 
 @small_kernel
 def field_present(s, g, f):  # type: ignore[no-untyped-def]
-    """Whether field `f`'s ocean card is still in the route."""
+    """Whether field `f`'s ocean card is still in the route.
+    `s` is the state's arrays (`Arrays`) and `g` the game's row."""
     return (s.present_slots[g] >> (f >> 1)) & 1 == 1
 
 
 @small_kernel
 def lap_fields(s, g):  # type: ignore[no-untyped-def]
-    """Fields in one lap of the current route (R9.1): two per ocean card left."""
+    """Fields in one lap of the current route (R9.1): two per ocean card left.
+    `s` is the state's arrays (`Arrays`) and `g` the game's row."""
     return 2 * popcount(np.int64(s.present_slots[g]))
 
 
 @small_kernel
 def other_boat_on(c, s, g, f, seat):  # type: ignore[no-untyped-def]
-    """Whether a boat other than `seat`'s stands on field `f` (R6.1)."""
+    """Whether a boat other than `seat`'s stands on field `f` (R6.1).
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     for p in range(c.num_players):
         if p != seat and s.boat_field[g, p] == f:
             return True
@@ -44,7 +48,9 @@ def other_boat_on(c, s, g, f, seat):  # type: ignore[no-untyped-def]
 
 @small_kernel
 def slot_free(c, s, g, slot):  # type: ignore[no-untyped-def]
-    """R6.1: no boat stands on either field of the ocean card in `slot`."""
+    """R6.1: no boat stands on either field of the ocean card in `slot`.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     for p in range(c.num_players):
         if s.boat_field[g, p] >> 1 == slot:
             return False
@@ -53,7 +59,9 @@ def slot_free(c, s, g, slot):  # type: ignore[no-untyped-def]
 
 @small_kernel
 def next_present(c, s, g, f):  # type: ignore[no-untyped-def]
-    """The first field after `f` in sailing order whose card is in the route."""
+    """The first field after `f` in sailing order whose card is in the route.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     F = c.route_fields
     for _ in range(F):
         f = f + 1 if f + 1 < F else 0
@@ -64,7 +72,9 @@ def next_present(c, s, g, f):  # type: ignore[no-untyped-def]
 
 @small_kernel
 def previous_present(c, s, g, f):  # type: ignore[no-untyped-def]
-    """The last field before `f` in sailing order whose card is in the route."""
+    """The last field before `f` in sailing order whose card is in the route.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     F = c.route_fields
     for _ in range(F):
         f = f - 1 if f > 0 else F - 1
@@ -83,6 +93,8 @@ def move_forward(c, s, g, seat):  # type: ignore[no-untyped-def]
     Progress grows by the fields sailed: every present field passed, plus the one
     landed on. The boat's own field counts as free, so on a route with no other
     free field it sails a whole lap (which then laps the last boat, R9.2).
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row.
     """
     start = s.boat_field[g, seat]
     f = start
@@ -103,6 +115,8 @@ def has_lapped(c, s, g, seat):  # type: ignore[no-untyped-def]
 
     (The last *other* boat can be replaced by the last boat: they differ only when
     `seat` alone is last, and then no difference exceeds a lap.)
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row.
     """
     least = s.progress[g, 0]
     for p in range(1, c.num_players):
@@ -113,7 +127,9 @@ def has_lapped(c, s, g, seat):  # type: ignore[no-untyped-def]
 @kernel
 def dolphin_eligible(c, s, g, seat):  # type: ignore[no-untyped-def]
     """R6.3: boat `seat` stands on a dolphin and the fields directly behind and ahead
-    of it (the nearest ones still in the route) are free."""
+    of it (the nearest ones still in the route) are free.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     f = s.boat_field[g, seat]
     if not c.dolphin[s.route[g, f]]:
         return False
@@ -127,7 +143,9 @@ def dolphin_eligible(c, s, g, seat):  # type: ignore[no-untyped-def]
 
 @kernel
 def can_remove(c, s, g):  # type: ignore[no-untyped-def]
-    """R4.4, R7.2: some ocean card is free and more than three remain."""
+    """R4.4, R7.2: some ocean card is free and more than three remain.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     if popcount(np.int64(s.present_slots[g])) <= MIN_ROUTE_CARDS:
         return False
     for slot in range(c.route_cards):
@@ -141,7 +159,9 @@ def removable(c, s, g, seat):  # type: ignore[no-untyped-def]
     """Bit k set when the ocean card `k` places ahead of `seat`'s boat may be removed
     (actions 50..61): `k = 0` is the first card in the route fully ahead of the card
     the boat stands on. A card may go when it is free (R6.1) and more than three
-    cards remain (R7.2)."""
+    cards remain (R7.2).
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     N = c.route_cards
     if popcount(np.int64(s.present_slots[g])) <= MIN_ROUTE_CARDS:
         return 0
@@ -159,7 +179,9 @@ def removable(c, s, g, seat):  # type: ignore[no-untyped-def]
 
 @kernel
 def slot_ahead(c, s, g, seat, k):  # type: ignore[no-untyped-def]
-    """The slot of the present ocean card `k` places ahead of `seat`'s boat."""
+    """The slot of the present ocean card `k` places ahead of `seat`'s boat.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     N = c.route_cards
     own = s.boat_field[g, seat] >> 1
     for j in range(1, N):
@@ -179,6 +201,8 @@ def remove_slot(c, s, g, slot):  # type: ignore[no-untyped-def]
     (between the last boat and itself) loses the card's two fields, so each gap
     shrinks by two exactly when the card lay on it and progress differences stay
     the forward distances along the new route.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row.
     """
     F = c.route_fields
     last = 0  # the lowest progress, the lowest seat among equals
@@ -206,7 +230,9 @@ def remove_slot(c, s, g, slot):  # type: ignore[no-untyped-def]
 @small_kernel
 def leading_seat(c, s, g):  # type: ignore[no-untyped-def]
     """R8.1: the boat furthest ahead (the lowest seat among equals; ties only occur
-    on the start field)."""
+    on the start field).
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     best = 0
     for p in range(1, c.num_players):
         if s.progress[g, p] > s.progress[g, best]:
@@ -216,7 +242,9 @@ def leading_seat(c, s, g):  # type: ignore[no-untyped-def]
 
 @small_kernel
 def trump_of(c, s, g):  # type: ignore[no-untyped-def]
-    """R8.2: the colour of the field under the leading boat."""
+    """R8.2: the colour of the field under the leading boat.
+    `c` is the config's kernel rules (`Rules`), `s` the state's arrays (`Arrays`) and `g`
+    the game's row."""
     return c.color[s.route[g, s.boat_field[g, leading_seat(c, s, g)]]]
 
 
@@ -281,52 +309,62 @@ def _run(
 
 
 def move_forward_at(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """`move_forward` in games `idx` (b,) for seats `seat` (b,), in place; (b,) fields landed on."""
+    """`move_forward` in games `idx` (b,) for seats `seat` (b,), in place; (b,) fields landed on.
+    `state` is the batch of games."""
     return _run(_Query.MOVE_FORWARD, state, idx, seat).astype(np.int8)
 
 
 def has_lapped_at(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(b,) bool: `has_lapped` in games `idx` for seats `seat`."""
+    """(b,) bool: `has_lapped` in games `idx` for seats `seat`.
+    `state` is the batch of games."""
     return _run(_Query.HAS_LAPPED, state, idx, seat).astype(bool)
 
 
 def dolphin_eligible_at(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(b,) bool: `dolphin_eligible` in games `idx` for seats `seat`."""
+    """(b,) bool: `dolphin_eligible` in games `idx` for seats `seat`.
+    `state` is the batch of games."""
     return _run(_Query.DOLPHIN_ELIGIBLE, state, idx, seat).astype(bool)
 
 
 def can_remove_at(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) bool: `can_remove` in games `idx`."""
+    """(b,) bool: `can_remove` in games `idx`.
+    `state` is the batch of games."""
     return _run(_Query.CAN_REMOVE, state, idx).astype(bool)
 
 
 def removable_ahead(state: State, idx: np.ndarray, seat: np.ndarray) -> np.ndarray:
     """(b, 12) bool: whether the ocean card `k` places ahead of `seat`'s boat may be
-    removed, in games `idx` (`removable`)."""
+    removed, in games `idx` (`removable`).
+    `state` is the batch of games."""
     bits = _run(_Query.REMOVABLE, state, idx, seat)
     return ((bits[:, None] >> np.arange(MAX_OCEAN_CARDS)) & 1).astype(bool)
 
 
 def slot_ahead_at(state: State, idx: np.ndarray, seat: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """(b,) the slot of the present card `k` places ahead of `seat`'s boat in games `idx`."""
+    """(b,) the slot of the present card `k` places ahead of `seat`'s boat in games `idx`.
+    `state` is the batch of games."""
     return _run(_Query.SLOT_AHEAD, state, idx, seat, k)
 
 
 def remove_slot_at(state: State, idx: np.ndarray, slot: np.ndarray) -> None:
-    """`remove_slot` in games `idx` (b,) for the (free) slots `slot` (b,), in place."""
+    """`remove_slot` in games `idx` (b,) for the (free) slots `slot` (b,), in place.
+    `state` is the batch of games."""
     _run(_Query.REMOVE_SLOT, state, idx, None, slot)
 
 
 def leading_seat_at(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) the leading boat's seat (R8.1) in games `idx`."""
+    """(b,) the leading boat's seat (R8.1) in games `idx`.
+    `state` is the batch of games."""
     return _run(_Query.LEADING_SEAT, state, idx)
 
 
 def trump_at(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) int8 trump (R8.2) in games `idx`."""
+    """(b,) int8 trump (R8.2) in games `idx`.
+    `state` is the batch of games."""
     return _run(_Query.TRUMP_OF, state, idx).astype(np.int8)
 
 
 def lap_length(state: State, idx: np.ndarray) -> np.ndarray:
-    """(b,) int32: fields in one lap of the current route (R9.1) in games `idx`."""
+    """(b,) int32: fields in one lap of the current route (R9.1) in games `idx`.
+    `state` is the batch of games."""
     return _run(_Query.LAP_FIELDS, state, idx).astype(np.int32)

@@ -65,7 +65,8 @@ def _hand_cards(word: int) -> list[int]:
 
 
 def to_scenario(state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
-    """Dump game `i` of a batch to a scenario dict (SCENARIO.md).
+    """Dump game `i` of a batch to a scenario dict (SCENARIO.md), with the key of future
+    deals if `include_key` (docs/scenario.md).
 
     Raises:
         TypeError: `state` is not a `State`, or `i` is not an int (a Python or numpy

@@ -47,6 +47,7 @@ def reset_game(c, s, g, key, words, order):  # type: ignore[no-untyped-def]
     """Set up game g as a new game with `key` (R2), at the first decision of round 1.
 
     `words` (uint64) and `order` (int64), at least 53 long, are work arrays.
+    `c` is the config's kernel rules (`Rules`) and `s` the state's arrays (`Arrays`).
     """
     P, N, K = c.num_players, c.route_cards, c.deck_cards
     s.key[g] = key
@@ -101,6 +102,7 @@ def deal_hands(c, s, g, words, order):  # type: ignore[no-untyped-def]
 
     The shuffle is the order of 53 random words of the game's key and round (the
     argsort of `rng.draws(key, round, 53)`); hand p gets the cards in places 8p..8p+7.
+    `c` is the config's kernel rules (`Rules`).
     """
     base = round_base(s.key[g], s.round[g])
     for i in range(DECK_SIZE):
@@ -122,7 +124,8 @@ def _deal_range(c, s, lo, hi):  # type: ignore[no-untyped-def]
 
 
 def deal(keys: np.ndarray, round_: np.ndarray | int, num_players: int) -> np.ndarray:
-    """(b, P) uint64 hands of 8 cards dealt from the shuffled 53 play cards (R3.1), for
+    """(b, P) uint64 hands of 8 cards (P: `num_players`) dealt from the shuffled 53 play
+    cards (R3.1), for
     game keys `keys` (b,) in round `round_` (one or (b,))."""
     keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
     state = State.empty(Config(num_players=num_players), len(keys))
@@ -138,6 +141,7 @@ def start_round(c, s, g, trump, words, order):  # type: ignore[no-untyped-def]
 
     `s.starting_player` and `s.round` must already hold the new round's; `trump` is
     the trump of its first trick (R5.5, R8.2); `words`, `order` are work arrays.
+    `c` is the config's kernel rules (`Rules`).
     """
     deal_hands(c, s, g, words, order)
     s.history[g, :] = NO_CARD

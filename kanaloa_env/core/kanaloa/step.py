@@ -73,7 +73,8 @@ validate_actions = _STEPPER.validate_actions
 @kernel
 def step_game(c, s, g, a, words, order):  # type: ignore[no-untyped-def]
     """Apply action `a` in game g and everything it sets in motion; a game that is
-    over passes through unchanged. `words`, `order`: work arrays of a deal."""
+    over passes through unchanged. `words`, `order`: work arrays of a deal.
+    `c` is the config's kernel rules (`Rules`) and `s` the state's arrays (`Arrays`)."""
     for p in range(c.num_players):
         s.rewards[g, p] = 0
     round_ = s.round[g]

@@ -15,7 +15,8 @@ _TYPE_BITS = CARD_TYPE_BITS.astype(np.int64)
 @small_kernel
 def card_score(card, position, trump, lead_suit):  # type: ignore[no-untyped-def]
     """How strongly `card`, played at `position` (0 = the leader) of a trick, bids to win
-    it; the highest score wins, the first among equals.
+    it, under the suit `trump` and the suit to follow `lead_suit`; the highest score wins,
+    the first among equals.
 
     A Kanaloa card beats everything, the last one played the others (R5.1); then
     trumps (R5.2); then the suit to follow (R5.3). An octopus (R5.4) or a card of
@@ -35,7 +36,8 @@ def card_score(card, position, trump, lead_suit):  # type: ignore[no-untyped-def
 
 @kernel
 def winning_position(cards, trump, lead_suit):  # type: ignore[no-untyped-def]
-    """The index in play order of the card that wins the trick `cards` (R5)."""
+    """The index in play order of the card that wins the trick `cards` (R5), under the suit
+    `trump` and the suit to follow `lead_suit`."""
     best, who = -2, 0
     for p in range(len(cards)):
         score = card_score(cards[p], p, trump, lead_suit)

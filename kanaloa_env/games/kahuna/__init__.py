@@ -67,9 +67,12 @@ class KahunaGame(Game[State, Config]):
     # ---- config ------------------------------------------------------------------
 
     def num_players_of(self, config: Config) -> int:
+        """`Game.num_players_of`: always 2, whatever `config`."""
         return 2
 
     def config_from_overrides(self, num_players: int, overrides: Mapping[str, Any]) -> Config:
+        """`Game.config_from_overrides`: a Kahuna `Config` for `num_players` players from
+        `overrides` (untrusted: ValueError/TypeError naming the bad key)."""
         if num_players != 2:
             raise ValueError(f"Kahuna is played by 2 players, got num_players={num_players}")
         if not isinstance(overrides, Mapping):
@@ -77,6 +80,7 @@ class KahunaGame(Game[State, Config]):
         return Config.from_dict(dict(overrides))
 
     def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+        """`Game.add_cli_options`: add Kahuna's variant flags to `parser`."""
         parser.add_argument(
             "--stones",
             type=int,
@@ -107,6 +111,7 @@ class KahunaGame(Game[State, Config]):
         )
 
     def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
+        """`Game.cli_overrides`: the config overrides that Kahuna's flags in `args` ask for."""
         out: dict[str, Any] = {}
         if args.stones is not None:
             out["stones_per_player"] = args.stones
@@ -126,21 +131,30 @@ class KahunaGame(Game[State, Config]):
     def observe(
         self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
     ) -> np.ndarray:
+        """`Game.observe`: (B, OBS_DIM) float32 observations of `state` from `seat`'s point of
+        view (default: each game's player to act), on up to `threads` threads."""
         return engine.observe(state, seat=seat, threads=threads)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """`Game.observation_bounds`: the (OBS_DIM,) lowest and highest values of Kahuna's
+        observations."""
         return _LOW, _HIGH
 
     def public_view(self, state: State, seats: np.ndarray) -> State:
+        """`Game.public_view`: a copy of `state` with only what player `seats[i]` may know in
+        game `i`."""
         return engine.public_view(state, seats)
 
     def determinize(
         self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
     ) -> State:
+        """`Game.determinize`: `n` full Kahuna states per game of `view` consistent with what
+        `seats` know, drawn from `rng`."""
         return determinize(view, seats, n, rng)
 
     def final_ranks(self, state: State) -> np.ndarray:
-        """The winner 1, the loser 2; a draw or a truncated game 1.5 each (K8.1, K9.1)."""
+        """(B, 2) ranks of the finished games of `state`: the winner 1, the loser 2; a draw
+        or a truncated game 1.5 each (K8.1, K9.1)."""
         ranks = np.full((state.batch_size, 2), 1.5)
         won = state.winner >= 0
         w = state.winner[won].astype(np.intp)
@@ -150,8 +164,8 @@ class KahunaGame(Game[State, Config]):
         return ranks
 
     def game_summary(self, state: State) -> dict[str, np.ndarray]:
-        """Turns played; per player the points of the scorings, stones and bridges on the
-        board at the end."""
+        """Per game of `state`: turns played; per player the points of the scorings, stones
+        and bridges on the board at the end."""
         return {
             "turns": state.turn.copy(),
             "points": state.scorings.sum(axis=1, dtype=np.int16),
@@ -160,30 +174,39 @@ class KahunaGame(Game[State, Config]):
         }
 
     def shaping_potential(self, state: State, seats: np.ndarray) -> np.ndarray:
-        """(own stones - opponent's stones) / 12: the count every scoring compares (K7.2)."""
+        """(B,) float32 for the player `seats[i]` of each game of `state`: (own stones -
+        opponent's stones) / 12, the count every scoring compares (K7.2)."""
         stones = np.bitwise_count(state.stones).astype(np.float32)
         me = np.asarray(seats, dtype=np.intp)
         rows = np.arange(state.batch_size)
         return ((stones[rows, me] - stones[rows, 1 - me]) / MAX_STONES).astype(np.float32)
 
     def check_invariants(self, state: State) -> None:
+        """`Game.check_invariants`: Kahuna's invariant checker on `state`."""
         engine.check_invariants(state)
 
     def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
+        """`Game.random_playthrough`: `num_games` random games of `config` from `seed` under
+        Kahuna's invariant checks; `kwargs` go to the engine's `random_playthrough`."""
         return engine.random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
 
     # ---- positions -------------------------------------------------------------------
 
     def to_scenario(self, state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
+        """`Game.to_scenario`: game `i` of `state` as a scenario dict, with the key of future
+        chance if `include_key`."""
         return engine.to_scenario(state, i, include_key=include_key)
 
     def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> State:
+        """`Game.from_scenario`: a batch of one from `scenario`; `seed` fixes later chance where
+        the scenario has no key."""
         return engine.from_scenario(scenario, seed=seed)  # type: ignore[arg-type]
 
     # ---- words and pictures (the views are this package's modules: see Game) ------------
 
     def gpu_bot(self, bot: Any) -> Any | None:
-        """The heuristic decides on the GPU (`gpu_heuristic`); other bots do not."""
+        """The GPU form of `bot`: the heuristic decides on the GPU (`gpu_heuristic`); other
+        bots have none (None)."""
         from .heuristic import HeuristicBot
 
         if type(bot) is not HeuristicBot:
@@ -193,6 +216,7 @@ class KahunaGame(Game[State, Config]):
         return gpu_heuristic(bot)
 
     def action_name(self, action: int) -> str:
+        """`Game.action_name`: the name of `action` in Kahuna's action table."""
         return action_name(action)
 
 

@@ -69,7 +69,8 @@ _ORDINAL = ("first", "second", "third")
 
 
 def check_game_index(state: object, i: object, name: str = "i") -> int:
-    """`i` as an int game index of the Kahuna batch `state`, else TypeError/ValueError."""
+    """`i` as an int game index of the Kahuna batch `state`, else TypeError/ValueError
+    naming it `name`."""
     if not isinstance(state, State):
         raise TypeError(
             f"state must be a kanaloa_env.core.kahuna.State, got {type(state).__name__}"
@@ -91,12 +92,12 @@ def _check_action(action: object) -> int:
 
 
 def lines_in(line_set: int) -> list[int]:
-    """The lines of a line bit set (K1.2), in index order."""
+    """The lines of `line_set`, a line bit set (K1.2), in index order."""
     return [n for n in range(NUM_LINES) if int(line_set) >> n & 1]
 
 
 def islands_in(island_set: int) -> list[int]:
-    """The islands of an island bit set (K1.1), in index order."""
+    """The islands of `island_set`, an island bit set (K1.1), in index order."""
     return [x for x in range(NUM_ISLANDS) if int(island_set) >> x & 1]
 
 
@@ -107,7 +108,8 @@ def _count_at(line_set: int, x: int) -> int:
 def claims_of_place(state: State, action: int, i: int = 0) -> list[int]:
     """The islands a PLACE `action` by the player to act in game `i` would claim
     (K5.2): each end where the new bridge brings their count to the threshold, the
-    card's island first. Empty for any other action."""
+    card's island first. Empty for any other action.
+    `state` is the batch of games."""
     a = _check_action(action)
     if ACTION_KIND[a] != Kind.PLACE:
         return []
@@ -169,7 +171,8 @@ def describe_action(state: State, action: int, i: int = 0) -> str:
 def result_sentence(state: State, i: int, who: Callable[[int], str]) -> str:
     """How game `i` ended, in one sentence (`who(p)` names player p): the winner or a
     draw and the reason: the final scoring with the tie-breaks of K8.1, the early end
-    (K8.2) or truncation (K9.1). Empty while the game runs."""
+    (K8.2) or truncation (K9.1). Empty while the game runs.
+    `state` is the batch of games."""
     reason = end_reason(state, i)
     if reason is None:
         return ""
@@ -387,21 +390,25 @@ def _turn_end(before: State, after: State, g: int, who: Callable[[int], str]) ->
 
 
 def hand_size(state: State, i: int, p: int) -> int:
-    """Cards in player p's hand in game i, counting those a `public_view` blanked."""
+    """Cards in player p's hand in game i, counting those a `public_view` blanked.
+    `state` is the batch of games."""
     return int(cards.size(state.hands[i, p])) + int(state.hidden_hand[i, p])
 
 
 def down_count(state: State, i: int, p: int) -> int:
-    """Player p's face-down discards since the last reshuffle, counting blanked ones."""
+    """Player p's face-down discards in game `i` of `state` since the last reshuffle,
+    counting blanked ones."""
     return int(cards.size(state.discard_down[i, p])) + int(state.hidden_down[i, p])
 
 
 def counts_at(state: State, i: int) -> np.ndarray:
-    """(2, 12) bridges of each player at each island in game `i`."""
+    """(2, 12) bridges of each player at each island in game `i`.
+    `state` is the batch of games."""
     return island_counts(state.bridges[i]).astype(int)
 
 
 def holders(state: State, i: int) -> list[int]:
-    """The holder of each island in game `i` (K5.1): 0, 1 or -1 for nobody."""
+    """The holder of each island in game `i` (K5.1): 0, 1 or -1 for nobody.
+    `state` is the batch of games."""
     held = held_islands(state.bridges[i])
     return [0 if held[0] >> x & 1 else 1 if held[1] >> x & 1 else -1 for x in range(NUM_ISLANDS)]

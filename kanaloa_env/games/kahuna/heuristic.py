@@ -199,6 +199,7 @@ class HeuristicBot:
                 state (as on the GPU, `gpu_heuristic`). False: read what `view` shows
                 (a public view; the search's rollouts pass a sampled full state, whose
                 opponent hand the rollout player then sees, on purpose).
+            kwargs: other callers' keywords, not read.
 
         Raises:
             TypeError: `view` or `seats` is missing, or `seats` is not integers.

@@ -103,7 +103,8 @@ cards run out, more stones score (1 point, then 2, at the end the difference).""
 
 
 def turn_prompt(state: State) -> str:
-    """What the player to act in game 0 decides now, addressed to them."""
+    """What the player to act in game 0 decides now, addressed to them.
+    `state` is the batch of games."""
     if state.phase[0] == Phase.GAME_OVER:
         return "the game is over"
     if state.final_turns_left[0] > 0:
@@ -119,7 +120,8 @@ def turn_prompt(state: State) -> str:
 def notation(state: State, action: int) -> str:
     """The short notation of `action` in game 0 (the start of its move label), which
     `parse_move` reads back: "place ALOA-BARI ALOA", "remove ELAI-HUNA HUNA HUNA",
-    "discard COCO", "end", "take 0", "draw", "skip"."""
+    "discard COCO", "end", "take 0", "draw", "skip".
+    `state` is the batch of games."""
     a = int(action)
     kind = Kind(int(ACTION_KIND[a]))
     x, y = int(ACTION_CARD[a]), int(ACTION_CARD2[a])
@@ -186,10 +188,10 @@ def label_head(state: State, action: int) -> str:
 
 
 def legal_moves(state: State, color: bool = False) -> list[Move]:
-    """The legal actions of the player to act in game 0, numbered from 1, with labels
-    that say the move and the card it pays with (`label_head`) and add what the move
-    does: "place bridge BARI-DUDA, pay DUDA  (claims BARI, 1 of theirs off, they lose
-    ALOA)". Empty once the game is over."""
+    """The legal actions of the player to act in game 0 of `state` (in ANSI colours if
+    `color`), numbered from 1, with labels that say the move and the card it pays with
+    (`label_head`) and add what the move does: "place bridge BARI-DUDA, pay DUDA  (claims
+    BARI, 1 of theirs off, they lose ALOA)". Empty once the game is over."""
     if not isinstance(state, State):
         raise TypeError(f"state must be a Kahuna State, got {type(state).__name__}")
     moves = []
@@ -216,7 +218,8 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
 
 
 def parse_move(text: str, state: State) -> int:
-    """The action a typed line names for the player to act in game 0.
+    """The action that `text`, a typed line, names for the player to act in game 0 of
+    `state`.
 
     Accepts a move number from `legal_moves` or the notation of `HELP_TEXT`
     (case-insensitive; a line may be written either way round, `ALOA-BARI` or
@@ -434,8 +437,9 @@ def _why_not(state: State, action: int) -> str:
 
 
 def final_lines(state: State, names: Sequence[str], color: bool = False) -> list[str]:
-    """The end of game 0 for the terminal: the winner (or a draw) and why, the points of
-    each scoring and the stones and bridges on the board."""
+    """The end of game 0 of `state` for the terminal: the winner (or a draw) and why, the
+    points of each scoring and the stones and bridges on the board, the players called
+    by `names`, in ANSI colours if `color`."""
 
     def who(p: int) -> str:
         return paint(names[p], PLAYER_FG[p], color)

@@ -68,30 +68,39 @@ class KahunaSearch(HeuristicRollouts):
     def check(
         self, view: object, seats: object, masks: object
     ) -> tuple[State, np.ndarray, np.ndarray]:
+        """`SearchGame.check`: `view`, `seats` and `masks` of a bot call checked for Kahuna."""
         return check_act(view, seats, masks, State, NUM_ACTIONS, "Kahuna State")
 
     def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        """`SearchGame.info_keys`: `decision_keys(view, seats, base)`."""
         return decision_keys(view, seats, base)
 
     def determinize(
         self, view: State, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
     ) -> State:
+        """`SearchGame.determinize`: `counts[i]` full states agreeing with what `seats[i]`
+        knows in game i of `view`, drawn from `keys` (Kahuna's belief sampling)."""
         return determinize_from_keys(view, seats, counts, keys)
 
     def step(self, state: State, actions: np.ndarray) -> None:
+        """`SearchGame.step`: `actions` applied to `state` in place, unchecked."""
         # The search passes legal actions only (the mask's, the policy's).
         step_inplace(state, actions, validate=False)
 
     def marker(self, state: State) -> np.ndarray:
+        """`SearchGame.marker`: the scorings so far in each game of `state`."""
         return state.num_scorings.astype(np.int64)
 
     def stopped(self, state: State, marker: np.ndarray) -> np.ndarray:
+        """`SearchGame.stopped`: games of `state` over, or past the horizon from `marker`."""
         done = state.terminated | state.truncated
         if self.horizon == "game":
             return done
         return done | (state.num_scorings > marker)
 
     def value(self, state: State, seats: np.ndarray) -> np.ndarray:
+        """`SearchGame.value` of each game of `state` for `seats`: the result of a finished
+        game, else the seat's chance from the position (`win_chance`)."""
         B = state.batch_size
         out = np.empty(B, dtype=np.float64)
         over = np.empty(B, dtype=bool)
@@ -113,7 +122,8 @@ def value_features(state: State, seats: np.ndarray) -> np.ndarray:
     """(B, 4) float64 features of a position for `seats` (B,): the difference of the
     points scored so far, of the stones on the board, of the bridges on the board
     (over 25), and +1 when `seats` is to act (-1 otherwise). Each is the seat's figure
-    less the opponent's, so swapping the seats negates them."""
+    less the opponent's, so swapping the seats negates them.
+    `state` is the batch of games."""
     return _features_of(state, seats)[0]
 
 
@@ -132,7 +142,8 @@ def win_chance(state: State, seats: np.ndarray) -> np.ndarray:
     """(B,) float64 in (0, 1): the estimated chance of `seats` to win the game from a
     position after scoring 1 or 2 (a logistic model, `VALUE_WEIGHTS`, of
     `value_features`); positions before the first scoring use the first scoring's
-    weights."""
+    weights.
+    `state` is the batch of games."""
     return _chance(_features_of(state, seats)[1])
 
 
@@ -216,7 +227,8 @@ def _value_of(ends, board, seats, weights, out, over, logits):  # type: ignore[n
 
 
 def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-    """(b,) uint64: a key per decision from `base` and what the seat knows of its game
+    """(b,) uint64: a key per decision from `base` and what the seat `seats[i]` knows of
+    its game of `view`
     (K12: its hand and face-down discards, the board, the row, the public discards,
     the counts, the remembered cards, the flags), so equal decisions get equal keys
     whatever else is in the batch; the real state and the seat's public view give

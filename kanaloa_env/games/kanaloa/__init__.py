@@ -64,6 +64,7 @@ class KanaloaGame(Game[State, Config]):
     # ---- config ------------------------------------------------------------------
 
     def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
+        """`Game.add_cli_options`: add Kanaloa's variant flags to `parser`."""
         parser.add_argument(
             "--announce", action="store_true", help="play the 'announce no tricks' variant (R3.2)"
         )
@@ -83,6 +84,7 @@ class KanaloaGame(Game[State, Config]):
         )
 
     def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
+        """`Game.cli_overrides`: the config overrides that Kanaloa's flags in `args` ask for."""
         out: dict[str, Any] = {}
         if args.announce:
             out["nil_announcement"] = True
@@ -97,6 +99,8 @@ class KanaloaGame(Game[State, Config]):
         return out
 
     def config_from_overrides(self, num_players: int, overrides: Mapping[str, Any]) -> Config:
+        """`Game.config_from_overrides`: a Kanaloa `Config` for `num_players` players from
+        `overrides` (untrusted: ValueError/TypeError naming the bad key)."""
         if not isinstance(overrides, Mapping):
             raise TypeError(f"config overrides must be an object, got {type(overrides).__name__}")
         return Config.from_dict(num_players, dict(overrides))
@@ -106,13 +110,18 @@ class KanaloaGame(Game[State, Config]):
     def observe(
         self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
     ) -> np.ndarray:
+        """`Game.observe`: (B, OBS_DIM) float32 observations of `state` from `seat`'s point of
+        view (default: each game's player to act), on up to `threads` threads."""
         return engine.observe(state, seat=seat, threads=threads)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """`Game.observation_bounds`: the (OBS_DIM,) lowest and highest values of Kanaloa's
+        observations."""
         return _LOW, _HIGH
 
     def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
-        """Read from each observation's `table_size` one-hot (docs/observation.md)."""
+        """The table size of each row of `observations`, read from its `table_size` one-hot
+        (docs/observation.md)."""
         lo, hi = OFFSETS["table_size"]
         onehot = np.asarray(observations)[:, lo:hi]
         ok = (onehot.sum(axis=1) == 1) & ((onehot == 0) | (onehot == 1)).all(axis=1)
@@ -125,7 +134,7 @@ class KanaloaGame(Game[State, Config]):
         return MIN_PLAYERS + np.argmax(onehot, axis=1).astype(np.int64)
 
     def public_view(self, state: State, seats: np.ndarray) -> State:
-        """A copy with what player `seats[i]` may know in game `i`: other players' hands
+        """A copy of `state` with what player `seats[i]` may know in game `i`: other players' hands
         and the random key (which fixes future deals) zeroed, and the mask row cleared
         where another player is to act (its legal plays would show its cards)."""
         view = state.copy()
@@ -139,10 +148,13 @@ class KanaloaGame(Game[State, Config]):
     def determinize(
         self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
     ) -> State:
+        """`Game.determinize`: `n` full Kanaloa states per game of `view` consistent with what
+        `seats` know, drawn from `rng`."""
         return determinize(view, seats, n, rng)
 
     def final_ranks(self, state: State) -> np.ndarray:
-        """The winner first, the others by progress (R9.1); a truncated game by progress."""
+        """(B, P) ranks of the finished games of `state`: the winner first, the others by
+        progress (R9.1); a truncated game by progress."""
         key = state.progress.astype(np.float64)
         winner = state.winner.astype(np.intp)
         has = winner >= 0
@@ -152,11 +164,14 @@ class KanaloaGame(Game[State, Config]):
         return 1.0 + ahead + tied / 2.0
 
     def game_summary(self, state: State) -> dict[str, np.ndarray]:
+        """`Game.game_summary`: the rounds played and each boat's progress in the games of
+        `state`."""
         return {"rounds": state.round.copy(), "progress": state.progress.copy()}
 
     def shaping_potential(self, state: State, seats: np.ndarray) -> np.ndarray:
-        """(own progress - mean progress of the others) / route fields: boat moves (R6,
-        R9.1) rewarded when they happen."""
+        """(B,) float32 for the player `seats[i]` of each game of `state`: (own progress -
+        mean progress of the others) / route fields: boat moves (R6, R9.1) rewarded when
+        they happen."""
         P = state.num_players
         prog = state.progress.astype(np.float32)
         own = prog[np.arange(state.batch_size), np.asarray(seats, dtype=np.intp)]
@@ -164,23 +179,31 @@ class KanaloaGame(Game[State, Config]):
         return ((own - others) / state.config.route_fields).astype(np.float32)
 
     def check_invariants(self, state: State) -> None:
+        """`Game.check_invariants`: Kanaloa's invariant checker on `state`."""
         check_invariants(state)
 
     def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
+        """`Game.random_playthrough`: `num_games` random games of `config` from `seed` under
+        Kanaloa's invariant checks; `kwargs` go to the engine's `random_playthrough`."""
         return random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
 
     # ---- positions -------------------------------------------------------------------
 
     def to_scenario(self, state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
+        """`Game.to_scenario`: game `i` of `state` as a scenario dict, with the key of future
+        chance if `include_key`."""
         return engine.to_scenario(state, i, include_key=include_key)
 
     def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> State:
+        """`Game.from_scenario`: a batch of one from `scenario`; `seed` fixes later chance where
+        the scenario has no key."""
         return engine.from_scenario(scenario, seed=seed)  # type: ignore[arg-type]
 
     # ---- words and pictures (the views are this package's modules: see Game) ------------
 
     def gpu_bot(self, bot: Any) -> Any | None:
-        """The heuristic decides on the GPU (`gpu_heuristic`); other bots do not."""
+        """The GPU form of `bot`: the heuristic decides on the GPU (`gpu_heuristic`); other
+        bots have none (None)."""
         from .heuristic import HeuristicBot
 
         if type(bot) is not HeuristicBot:
@@ -190,6 +213,7 @@ class KanaloaGame(Game[State, Config]):
         return gpu_heuristic(bot)
 
     def action_name(self, action: int) -> str:
+        """`Game.action_name`: the name of `action` in Kanaloa's action table."""
         return action_name(action)
 
 

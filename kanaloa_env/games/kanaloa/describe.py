@@ -28,7 +28,8 @@ __all__ = ["describe_action", "describe_step", "ocean_card_ahead"]
 
 
 def ocean_card_ahead(state: State, action: int, i: int = 0) -> tuple[int, int]:
-    """(slot, deck card id) of the ocean card a removal `action` (50..61) names in game `i`."""
+    """(slot, deck card id) of the ocean card a removal `action` (50..61) names in game `i`.
+    `state` is the batch of games."""
     k = int(action) - REMOVE_BASE
     if not 0 <= k < NUM_ACTIONS - REMOVE_BASE:
         raise ValueError(f"a removal action is in {REMOVE_BASE}..{ANNOUNCE - 1}, got {action}")
@@ -53,6 +54,7 @@ def describe_action(state: State, action: int, i: int = 0) -> str:
     """What `action` means for the player to act in game `i`, in words.
 
     Removal actions name the ocean card (its id and field colours, `*` = dolphin).
+    `state` is the batch of games.
     """
     a = int(action)
     if REMOVE_BASE <= a < ANNOUNCE:

@@ -140,6 +140,7 @@ class HeuristicBot:
             rng: unused (the bot is deterministic); part of the protocol.
             view: `public_view(state, seats)` of the b games (no other hands).
             seats: (b,) the deciding seats, each game's `current_player`.
+            kwargs: other callers' keywords, not read.
 
         Raises:
             TypeError: `view` or `seats` is missing, or `seats` is not integers.

@@ -625,6 +625,7 @@ def render_image(
 def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     """The table of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 
-    What `render_mode="rgb_array"` returns. See `render_image` for the arguments.
+    What `render_mode="rgb_array"` returns. `state` is the batch, `seat` the player whose
+    hand is shown (see `render_image`).
     """
     return np.asarray(render_image(state, i, seat), dtype=np.uint8)

@@ -69,12 +69,14 @@ def _field_numbers(state: State, slot: int) -> tuple[int, int]:
 
 
 def turn_prompt(state: State) -> str:
-    """What the player to act in game 0 decides now, addressed to them."""
+    """What the player to act in game 0 decides now, addressed to them.
+    `state` is the batch of games."""
     return _WHAT[Phase(int(state.phase[0]))]
 
 
 def legal_moves(state: State, color: bool = False) -> list[Move]:
-    """The legal actions of the player to act in game 0, numbered from 1, with readable labels."""
+    """The legal actions of the player to act in game 0 of `state` (in ANSI colours if
+    `color`), numbered from 1, with readable labels."""
     moves = []
     deck = state.config.deck
     for n, a in enumerate(np.flatnonzero(state.legal[0]).tolist(), start=1):
@@ -103,7 +105,8 @@ def legal_moves(state: State, color: bool = False) -> list[Move]:
 
 
 def parse_move(text: str, state: State) -> int:
-    """The action a typed line names for the player to act in game 0.
+    """The action that `text`, a typed line, names for the player to act in game 0 of
+    `state`.
 
     Accepts a move number from `legal_moves`, a card name, `yes`/`no` (announce),
     `take`/`decline` (dolphin) or `#k` (ocean card id k).
@@ -175,7 +178,8 @@ def _holds(state: State, p: int, card: int) -> bool:
 
 
 def final_lines(state: State, names: Sequence[str], color: bool) -> list[str]:
-    """The end of game 0 for the terminal: the winner and the final boat positions."""
+    """The end of game 0 of `state` for the terminal: the winner and the final boat
+    positions, the players called by `names`, in ANSI colours if `color`."""
     P = state.num_players
     prog = state.progress[0].astype(np.int64)
     out = []

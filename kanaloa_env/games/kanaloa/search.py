@@ -54,29 +54,38 @@ class KanaloaSearch(HeuristicRollouts):
     def check(
         self, view: object, seats: object, masks: object
     ) -> tuple[State, np.ndarray, np.ndarray]:
+        """`SearchGame.check`: `view`, `seats` and `masks` of a bot call checked for Kanaloa."""
         return check_act(view, seats, masks, State, NUM_ACTIONS, "kanaloa_env.core.State")
 
     def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        """`SearchGame.info_keys`: `decision_keys(view, seats, base)`."""
         return decision_keys(view, seats, base)
 
     def determinize(
         self, view: State, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
     ) -> State:
+        """`SearchGame.determinize`: `counts[i]` full states agreeing with what `seats[i]`
+        knows in game i of `view`, drawn from `keys` (Kanaloa's belief sampling)."""
         return determinize_from_keys(view, seats, counts, keys)
 
     def step(self, state: State, actions: np.ndarray) -> None:
+        """`SearchGame.step`: `actions` applied to `state` in place."""
         step_inplace(state, actions)
 
     def marker(self, state: State) -> np.ndarray:
+        """`SearchGame.marker`: the round of each game of `state`."""
         return state.round.astype(np.int64)
 
     def stopped(self, state: State, marker: np.ndarray) -> np.ndarray:
+        """`SearchGame.stopped`: games of `state` over, or past the horizon from `marker`."""
         done = state.terminated | state.truncated
         if self.horizon == "game":
             return done
         return done | (state.round > marker)
 
     def value(self, state: State, seats: np.ndarray) -> np.ndarray:
+        """`SearchGame.value` of each game of `state` for `seats`: 1 for a win, 0 for a
+        loss, else the seat's chance from the position (`win_chances`)."""
         rows = np.arange(state.batch_size)
         won = (state.winner == seats).astype(np.float64)
         over = state.terminated | state.truncated
@@ -97,6 +106,7 @@ def win_chances(state: State) -> np.ndarray:
     A conditional logit over the seats: seat p's chance is proportional to
     exp(w . f_p) with features of its boat relative to the others (`_features`);
     the weights `WIN_WEIGHTS` were fitted on heuristic self-play (see there).
+    `state` is the batch of games.
     """
     lap = route.lap_length(state, np.arange(state.batch_size)).astype(np.float64)
     f = _features(state.progress.astype(np.float64), lap)
@@ -131,7 +141,8 @@ WIN_WEIGHTS: dict[int, np.ndarray] = {
 
 
 def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-    """(b,) uint64: a key per decision from `base` and what the seat knows of its game
+    """(b,) uint64: a key per decision from `base` and what the seat `seats[i]` knows of
+    its game of `view`
     (its hand and the public fields), so equal decisions get equal keys whatever
     else is in the batch."""
     b = view.batch_size
