@@ -302,7 +302,7 @@ def bench_recipe(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     import train_gpu_ppo
 
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
 
     t0 = time.perf_counter()
     got = train_gpu_ppo.main([*args.recipe_args.split(), "--output-dir", str(folder)])

@@ -267,7 +267,8 @@ def weights(
 ) -> list[Any]:
     """The network as one `PolicyWeights` per table size (`sources`: what the labels are,
     kept in the metadata)."""
-    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, sequential_layers
+    from kanaloa_env.bots.policy_bot import sequential_layers
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata
 
     layers = sequential_layers(net)
     training = {
@@ -352,7 +353,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     import torch
 
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
     from kanaloa_env.evaluation import evaluate
 
     torch.set_num_threads(args.torch_threads)

@@ -122,7 +122,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             p.error(f"--{name.replace('_', '-')} must be >= 1")
     if args.arena_games < 0:
         p.error("--arena-games must be >= 0")
-    from kanaloa_env.bots.policy_file import load_policy, shipped_paths
+    from kanaloa_env.bots.policy_bot import shipped_paths
+    from kanaloa_env.bots.policy_file import load_policy
     from kanaloa_env.games import get_game
 
     try:
@@ -220,7 +221,7 @@ def head_to_head(new: Any, old: Any, players: int) -> list[Any]:
 def arena(args: argparse.Namespace, g: int, log: Any, cpu0: float) -> list[dict[str, Any]]:
     """Step 3: generation g against g - 1 and against heuristic bots; the rows."""
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
     from kanaloa_env.evaluation.stats import wilson_interval
 
     rows = []

@@ -125,7 +125,7 @@ def make_labeler(args: argparse.Namespace) -> Any:
     search = dataclasses.replace(make_bot("search", args.game), rollouts=args.rollouts)
     if not args.guide:
         return search
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
 
     guide = PolicyBot.load(args.guide)
     return dataclasses.replace(search, guide=guide, guide_top=args.guide_top, name="guided")

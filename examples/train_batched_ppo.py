@@ -603,12 +603,8 @@ def method_text(args: argparse.Namespace) -> str:
 
 def export(args: argparse.Namespace, actor: Any, game: Any, players: int, steps: int) -> str:
     """The actor as a weights-only policy file, `policy.npz`; its path."""
-    from kanaloa_env.bots.policy_file import (
-        PolicyWeights,
-        make_metadata,
-        save_policy,
-        sequential_layers,
-    )
+    from kanaloa_env.bots.policy_bot import sequential_layers
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
 
     layers = sequential_layers(actor)
     training = {
@@ -744,7 +740,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     summary: dict[str, Any] = {"policy": policy, "timesteps": steps, "best_eval": best}
     if args.final_games and policy:
         from kanaloa_env.arena import run_tournament
-        from kanaloa_env.bots.policy_file import PolicyBot
+        from kanaloa_env.bots.policy_bot import PolicyBot
 
         bot = PolicyBot.load(policy)
         result = run_tournament(

@@ -478,12 +478,8 @@ def export(args: argparse.Namespace, actor: Any, game: Any, players: int, best_p
     """The best evaluated actor as a weights-only policy file, `policy.npz`; its path."""
     import torch
 
-    from kanaloa_env.bots.policy_file import (
-        PolicyWeights,
-        make_metadata,
-        save_policy,
-        sequential_layers,
-    )
+    from kanaloa_env.bots.policy_bot import sequential_layers
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
 
     saved = torch.load(best_path, weights_only=True, map_location="cpu")
     best = copy_to_cpu(actor)

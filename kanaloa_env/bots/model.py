@@ -12,8 +12,9 @@ bot = CallableBot(lambda obs, masks, rng: masks.argmax(axis=1), name="first-lega
 `MaskablePPOBot` never lets its policy pick an illegal action: it masks the policy's
 logits with the legal-action mask, then takes the arg-max (`deterministic=True`)
 or samples with the `rng` it is given (Gumbel-max), so a seeded caller gets
-reproducible play. torch and stable-baselines3 are imported only when a model is
-used (the `train` extra).
+reproducible play. `choose_actions` is that step for every bot playing a network
+(`PolicyBot`, `RLlibModuleBot` too). torch and stable-baselines3 are imported only
+when a model is used (the `train` extra).
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from ..games import get_game
 from ..games.protocol import Game
 
 
-def _check_batch(
+def check_batch(
     observations: np.ndarray, masks: np.ndarray, obs_dim: int, num_actions: int
 ) -> tuple[np.ndarray, np.ndarray]:
+    """(b, obs_dim) float32 observations and (b, num_actions) bool masks from a bot's
+    arguments; a ValueError for other shapes or a mask row without a legal action."""
     obs = np.asarray(observations, dtype=np.float32)
     m = np.asarray(masks, dtype=bool)
     if m.ndim != 2 or m.shape[1] != num_actions:
@@ -41,6 +44,44 @@ def _check_batch(
     if len(m) and not m.any(axis=1).all():
         raise ValueError("every mask row needs at least one legal action")
     return obs, m
+
+
+NOISES = ("uniform", "gumbel")
+"""How `choose_actions` draws its Gumbel noise (see there)."""
+
+
+def choose_actions(
+    logits: np.ndarray,
+    masks: np.ndarray,
+    rng: np.random.Generator | None = None,
+    noise: str = "uniform",
+) -> np.ndarray:
+    """(b,) int64 actions from (b, A) action logits restricted to the legal actions of
+    (b, A) bool `masks` (every row with one): the most likely legal action when `rng`
+    is None, else a sample of the masked softmax drawn with `rng` (Gumbel-max: the
+    arg-max of the logits plus one Gumbel draw per entry).
+
+    `noise` is how the draws are made, each bot keeping its own seeded play: "uniform"
+    (float32 uniforms u, the noise -log(-log(u)); the policy bots) or "gumbel"
+    (`rng.gumbel`, float64 cast to float32; `RLlibModuleBot`). Both sample the same
+    distribution from different random streams.
+    """
+    if noise not in NOISES:
+        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
+    m = np.asarray(masks, dtype=bool)
+    scores = np.asarray(logits, dtype=np.float32)
+    if scores.shape != m.shape or m.ndim != 2:
+        raise ValueError(
+            f"logits and masks must both have shape (b, A), got {scores.shape} and {m.shape}"
+        )
+    scores = np.where(m, scores, np.float32(-np.inf))
+    if rng is not None:
+        if noise == "uniform":
+            u = rng.random(scores.shape, dtype=np.float32)
+            scores -= np.log(-np.log(np.clip(u, 1e-12, 1.0 - 1e-7)))
+        else:
+            scores += rng.gumbel(size=scores.shape).astype(np.float32)
+    return np.argmax(scores, axis=1).astype(np.int64)
 
 
 class CallableBot:
@@ -199,16 +240,10 @@ class MaskablePPOBot:
         **kwargs: object,
     ) -> np.ndarray:
         """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) masks."""
-        obs, m = _check_batch(observations, masks, self.obs_dim, self.num_actions)
+        obs, m = check_batch(observations, masks, self.obs_dim, self.num_actions)
         if len(m) == 0:
             return np.zeros(0, dtype=np.int64)
-        scores = self.logits(obs).copy()
-        if not self.deterministic:
-            # Gumbel-max: arg-max of logits + Gumbel noise samples the softmax, using rng.
-            u = rng.random(scores.shape, dtype=np.float32)
-            scores -= np.log(-np.log(np.clip(u, 1e-12, 1.0 - 1e-7)))
-        scores[~m] = -np.inf
-        return np.argmax(scores, axis=1).astype(np.int64)
+        return choose_actions(self.logits(obs), m, None if self.deterministic else rng)
 
     def __repr__(self) -> str:
         return f"MaskablePPOBot({self.name!r}, deterministic={self.deterministic})"

@@ -185,7 +185,7 @@ class Catalogue:
         Raises:
             ValueError: naming the file or folder and what is wrong with it.
         """
-        from ..bots.policy_file import PolicyBot
+        from ..bots.policy_bot import PolicyBot
 
         entries: list[PolicyEntry] = []
         for path in policies:
