@@ -14,7 +14,7 @@ while training:
 ```
 
 The games are a `kanaloa_env.core.gpu.DeviceState` (the game's `gpu_engine()`); one
-`step(actions)` runs on the device:
+`step(actions)` runs on the device (the kernels: `gpu_learner`):
 
 1. the learner actions are applied in every game (one thread a game, the game's own
    rule function; checked against the masks first unless `validate=False`);
@@ -42,6 +42,7 @@ for tests on small batches.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -52,8 +53,6 @@ from ..core.rng import check_seed, seed_base
 from ..games import get_game
 from ..games.protocol import Game
 
-# Columns of the env's report buffer (`gpu_kernels`: learner_step, advance, collect).
-_REWARD, _TERMINATED, _TRUNCATED, _WON, _RETURN, _LENGTH, _ENDED = range(7)
 MAX_ROUNDS = 10_000
 """Rounds of a torch or CPU opponent per step at most (a guard against a policy loop)."""
 
@@ -141,6 +140,7 @@ class GpuVectorEnv:
         if seed is not None:
             self.seed = check_seed(seed)
         cuda = gpu.cuda_module()
+        learner = _learner_module()
         N, P = self.num_envs, self.num_players
         ids = np.arange(N, dtype=np.int64)
         self.state = self.engine.init(self.config, N, self.seed)
@@ -152,14 +152,14 @@ class GpuVectorEnv:
         self._draws = cuda.to_device(np.zeros(N, np.int64))
         self._next_id = cuda.to_device(ids + N)
         self._pending = cuda.to_device(np.zeros(N, bool))
-        self._out = cuda.to_device(np.zeros((N, 7), np.float32))
+        self._out = cuda.to_device(np.zeros((N, len(learner.COLUMNS)), np.float32))
         self._obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_actions = cuda.to_device(np.zeros(N, np.int64))
         if self._bot is not None:
             self._bot_player = bot_player(self.game, self._bot, np.random.default_rng(self.seed))
         self._play_opponents()
-        if self._out.copy_to_host()[:, _ENDED].any():
+        if self._out.copy_to_host()[:, learner.ENDED].any():
             raise RuntimeError("a game ended before the learner's first decision")
         return self._observe()
 
@@ -195,8 +195,9 @@ class GpuVectorEnv:
         if self.validate:
             a = self.engine.validate_actions(state, a)
         else:
-            a = self.engine._device_actions(state, a)
-        k = self.engine.kernels()
+            a = self.engine.unchecked_actions(state, a)
+        learner = _learner_module()
+        k = learner.learner_kernels(self.engine)
         gpu.launch(
             k.learner_step,
             self.num_envs,
@@ -209,16 +210,9 @@ class GpuVectorEnv:
             self._out,
         )
         self._play_opponents()
-        gpu.launch(gpu.kernels().collect, self.num_envs, self._acc, self._ret, self._out)
-        out = gpu.as_torch(self._out)
-        info = {
-            "terminated": out[:, _TERMINATED] > 0,
-            "truncated": out[:, _TRUNCATED] > 0,
-            "won": out[:, _WON] > 0,
-            "episode_return": out[:, _RETURN],
-            "episode_length": out[:, _LENGTH],
-        }
-        return self._observe(), out[:, _REWARD], out[:, _ENDED] > 0, info
+        gpu.launch(learner.collect, self.num_envs, self._acc, self._ret, self._out)
+        reward, done, info = learner.read_report(gpu.as_torch(self._out))
+        return self._observe(), reward, done, info
 
     @property
     def learner_seats(self) -> Any:
@@ -241,7 +235,7 @@ class GpuVectorEnv:
         """Advance every game to its learner's next decision (restarting ended games)."""
         state = self._require()
         cuda = gpu.cuda_module()
-        k = self.engine.kernels()
+        k = _learner_module().learner_kernels(self.engine)
         N = self.num_envs
         for _ in range(MAX_ROUNDS):
             count = cuda.to_device(np.zeros(2, np.int64))
@@ -294,7 +288,7 @@ class GpuVectorEnv:
                     f"the opponent policy must return ({self.num_envs},) integer actions, "
                     f"got {actions.dtype} {tuple(actions.shape)}"
                 )
-            bad = gpu.kernels().count_illegal_where(actions, state.legal, self._pending)
+            bad = _learner_module().count_illegal_where(actions, state.legal, self._pending)
             if bad:
                 raise ValueError(f"the opponent policy chose {bad} illegal actions")
             return actions
@@ -326,6 +320,15 @@ class _HostBotPlayer:
         actions[rows] = bot_actions(self.bot, self.game, state.to_host(), self.rng, rows=rows)
         out.copy_to_device(actions)
         return out
+
+
+def _learner_module() -> ModuleType:
+    """`gpu_learner`, the env's kernels, imported once CUDA is usable (`gpu.cuda_module`
+    raises a clear error without numba-cuda or a GPU)."""
+    gpu.cuda_module()
+    from . import gpu_learner
+
+    return gpu_learner
 
 
 def _is_tensor(value: object) -> bool:
