@@ -84,6 +84,53 @@ def choose_actions(
     return np.argmax(scores, axis=1).astype(np.int64)
 
 
+def check_policy_spaces(policy: Any, game: Game[Any, Any]) -> None:
+    """A ValueError unless the stable-baselines3 `policy` takes `game`'s (obs_dim,)
+    observations and its num_actions actions."""
+    obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
+    n = getattr(policy.action_space, "n", None)
+    if obs_shape != (game.obs_dim,) or n != game.num_actions:
+        raise ValueError(
+            f"a {game.title} policy must take ({game.obs_dim},) observations and "
+            f"{game.num_actions} actions; this one has observation shape {obs_shape} and "
+            f"{n} actions"
+        )
+
+
+class NetworkBot:
+    """The `act` of a bot playing a network's action logits (`choose_actions`): the
+    arg-max of the legal actions, or with `deterministic` False a sample of their
+    softmax drawn with the caller's `rng`. A subclass sets `obs_dim`, `num_actions`
+    and `deterministic` and gives `logits(observations)`, (b, A) float32 logits."""
+
+    uses_state = False
+    obs_dim: int
+    num_actions: int
+    deterministic: bool
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """(b, num_actions) float32 unmasked logits of (b, obs_dim) observations."""
+        raise NotImplementedError
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        **kwargs: object,
+    ) -> np.ndarray:
+        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) bool masks.
+
+        Raises:
+            ValueError: wrong shapes or a mask row without a legal action (and what
+                `logits` raises).
+        """
+        obs, m = check_batch(observations, masks, self.obs_dim, self.num_actions)
+        if len(m) == 0:
+            return np.zeros(0, dtype=np.int64)
+        return choose_actions(self.logits(obs), m, None if self.deterministic else rng)
+
+
 class CallableBot:
     """A bot from any function `fn(observations, masks, rng) -> actions`.
 
@@ -125,7 +172,7 @@ class CallableBot:
         return f"CallableBot({self.name!r})"
 
 
-class MaskablePPOBot:
+class MaskablePPOBot(NetworkBot):
     """A bot that plays a trained stable-baselines3 policy on batches.
 
     Args:
@@ -147,8 +194,6 @@ class MaskablePPOBot:
         ValueError: the policy's spaces are not the game's observations and actions.
     """
 
-    uses_state = False
-
     def __init__(
         self,
         model: Any,
@@ -169,13 +214,7 @@ class MaskablePPOBot:
                 "MaskablePPOBot needs a path, a stable-baselines3 model or an ActorCriticPolicy, "
                 f"got {type(model).__name__}"
             )
-        obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
-        n = getattr(policy.action_space, "n", None)
-        if obs_shape != (g.obs_dim,) or n != g.num_actions:
-            raise ValueError(
-                f"a {g.name} policy must take ({g.obs_dim},) observations and {g.num_actions} "
-                f"actions; it has observation shape {obs_shape} and {n} actions"
-            )
+        check_policy_spaces(policy, g)
         self.game = g.name
         self.obs_dim, self.num_actions = g.obs_dim, g.num_actions
         self.policy = policy
@@ -231,19 +270,6 @@ class MaskablePPOBot:
             dist = self.policy.get_distribution(t)
             logits = dist.distribution.logits
         return logits.cpu().numpy().astype(np.float32, copy=False)
-
-    def act(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        **kwargs: object,
-    ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) masks."""
-        obs, m = check_batch(observations, masks, self.obs_dim, self.num_actions)
-        if len(m) == 0:
-            return np.zeros(0, dtype=np.int64)
-        return choose_actions(self.logits(obs), m, None if self.deterministic else rng)
 
     def __repr__(self) -> str:
         return f"MaskablePPOBot({self.name!r}, deterministic={self.deterministic})"

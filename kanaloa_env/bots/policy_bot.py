@@ -30,7 +30,7 @@ import numpy as np
 
 from ..games import get_game
 from ..games.protocol import Game
-from .model import check_batch, choose_actions
+from .model import NetworkBot
 from .policy_file import SUFFIX, PolicyWeights, load_policy
 
 SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -100,7 +100,7 @@ def shipped_paths(game: str | Game[Any, Any] = "kanaloa") -> dict[int, str]:
     return out
 
 
-class PolicyBot:
+class PolicyBot(NetworkBot):
     """A bot playing policy networks from weights-only files (`load_policy`).
 
     Args:
@@ -120,8 +120,6 @@ class PolicyBot:
             game's table).
     """
 
-    uses_state = False
-
     def __init__(
         self,
         policies: PolicyWeights | Sequence[PolicyWeights],
@@ -136,6 +134,7 @@ class PolicyBot:
             raise ValueError(f"PolicyBot plays one game; these policies are for {games}")
         self.game: str = games[0]
         self._game = get_game(self.game)
+        self.obs_dim, self.num_actions = self._game.obs_dim, self._game.num_actions
         by_size: dict[int, PolicyWeights] = {}
         for p in items:
             if p.num_players in by_size:
@@ -182,7 +181,8 @@ class PolicyBot:
         return tuple(self.weights)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, num_actions) float32 unmasked logits, each row from its table size's network."""
+        """(b, num_actions) float32 unmasked logits, each row from its table size's network;
+        a ValueError for a table size this bot has no network for."""
         torch = import_torch()
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         sizes = self._game.observed_table_sizes(obs)
@@ -198,24 +198,6 @@ class PolicyBot:
             with torch.no_grad():
                 out[rows] = self.nets[n](torch.from_numpy(x)).numpy()
         return out
-
-    def act(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        **kwargs: object,
-    ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) observations and (b, num_actions) bool masks.
-
-        Raises:
-            ValueError: wrong shapes, a mask row without a legal action, or a table
-                size this bot has no network for.
-        """
-        obs, m = check_batch(observations, masks, self._game.obs_dim, self._game.num_actions)
-        if len(m) == 0:
-            return np.zeros(0, dtype=np.int64)
-        return choose_actions(self.logits(obs), m, None if self.deterministic else rng)
 
     def __repr__(self) -> str:
         return (

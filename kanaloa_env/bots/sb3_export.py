@@ -22,6 +22,7 @@ import numpy as np
 
 from ..games import get_game
 from ..games.protocol import Game
+from .model import check_policy_spaces
 from .policy_bot import import_torch, linear_arrays
 from .policy_file import PolicyWeights, make_metadata, save_policy
 
@@ -63,13 +64,7 @@ def export_maskable_ppo(
                 f"(no {attr})"
             )
     g = get_game(game)
-    obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
-    n = getattr(policy.action_space, "n", None)
-    if obs_shape != (g.obs_dim,) or n != g.num_actions:
-        raise ValueError(
-            f"a {g.title} policy takes ({g.obs_dim},) observations and {g.num_actions} "
-            f"actions; this one has {obs_shape} and {n}"
-        )
+    check_policy_spaces(policy, g)
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
     if type(policy.features_extractor) is not FlattenExtractor:
