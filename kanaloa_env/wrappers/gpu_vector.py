@@ -42,7 +42,6 @@ for tests on small batches.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -131,6 +130,8 @@ class GpuVectorEnv:
 
                 self._bot = make_bot(opponents, game=self.game)
         self.state: gpu.DeviceState | None = None
+        self._device: Any = None  # `gpu_learner` and its kernels for this game, from reset
+        self._kernels: Any = None
 
     # ---- the episode API ------------------------------------------------------------
 
@@ -140,7 +141,9 @@ class GpuVectorEnv:
         if seed is not None:
             self.seed = check_seed(seed)
         cuda = gpu.cuda_module()
-        learner = _learner_module()
+        from . import gpu_learner as learner  # (imports numba.cuda: once CUDA is usable)
+
+        self._device, self._kernels = learner, learner.learner_kernels(self.engine)
         N, P = self.num_envs, self.num_players
         ids = np.arange(N, dtype=np.int64)
         self.state = self.engine.init(self.config, N, self.seed)
@@ -196,10 +199,8 @@ class GpuVectorEnv:
             a = self.engine.validate_actions(state, a)
         else:
             a = self.engine.unchecked_actions(state, a)
-        learner = _learner_module()
-        k = learner.learner_kernels(self.engine)
         gpu.launch(
-            k.learner_step,
+            self._kernels.learner_step,
             self.num_envs,
             state.rules,
             state.arrays,
@@ -210,8 +211,8 @@ class GpuVectorEnv:
             self._out,
         )
         self._play_opponents()
-        gpu.launch(learner.collect, self.num_envs, self._acc, self._ret, self._out)
-        reward, done, info = learner.read_report(gpu.as_torch(self._out))
+        gpu.launch(self._device.collect, self.num_envs, self._acc, self._ret, self._out)
+        reward, done, info = self._device.read_report(gpu.as_torch(self._out))
         return self._observe(), reward, done, info
 
     @property
@@ -235,7 +236,7 @@ class GpuVectorEnv:
         """Advance every game to its learner's next decision (restarting ended games)."""
         state = self._require()
         cuda = gpu.cuda_module()
-        k = _learner_module().learner_kernels(self.engine)
+        k = self._kernels
         N = self.num_envs
         for _ in range(MAX_ROUNDS):
             count = cuda.to_device(np.zeros(2, np.int64))
@@ -288,7 +289,7 @@ class GpuVectorEnv:
                     f"the opponent policy must return ({self.num_envs},) integer actions, "
                     f"got {actions.dtype} {tuple(actions.shape)}"
                 )
-            bad = _learner_module().count_illegal_where(actions, state.legal, self._pending)
+            bad = self._device.count_illegal_where(actions, state.legal, self._pending)
             if bad:
                 raise ValueError(f"the opponent policy chose {bad} illegal actions")
             return actions
@@ -320,15 +321,6 @@ class _HostBotPlayer:
         actions[rows] = bot_actions(self.bot, self.game, state.to_host(), self.rng, rows=rows)
         out.copy_to_device(actions)
         return out
-
-
-def _learner_module() -> ModuleType:
-    """`gpu_learner`, the env's kernels, imported once CUDA is usable (`gpu.cuda_module`
-    raises a clear error without numba-cuda or a GPU)."""
-    gpu.cuda_module()
-    from . import gpu_learner
-
-    return gpu_learner
 
 
 def _is_tensor(value: object) -> bool:
