@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from numba import types
@@ -86,7 +86,15 @@ def scenario_key(key: object, seed: int | None) -> np.uint64:
     return np.uint64(key)
 
 
-def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
+class Batch(Protocol):
+    """A batch of games on any target: a game's `State` or a `gpu.DeviceState`."""
+
+    @property
+    def batch_size(self) -> int:
+        """B, the number of games."""
+
+
+def game_indices(state: Batch, idx: object, who: str) -> np.ndarray:
     """(b,) int64 indices of games of `state` from integer indices (negative ones count
     from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
     index out of range (the kernels do not check bounds)."""
