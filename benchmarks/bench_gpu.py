@@ -310,7 +310,7 @@ def bench_ppo(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
 def bench_recipe(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     """The Kahuna recipe on the GPU, timed, and its network in the arena (see the module)."""
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
 
     train_gpu_ppo = example("train_gpu_ppo")
     t0 = time.perf_counter()

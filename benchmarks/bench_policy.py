@@ -47,7 +47,8 @@ def main() -> None:
     args = p.parse_args()
     import torch
 
-    from kanaloa_env.bots.policy_file import PolicyBot, load_policy, shipped_paths
+    from kanaloa_env.bots.policy_bot import PolicyBot, shipped_paths
+    from kanaloa_env.bots.policy_file import load_policy
     from kanaloa_env.games import GAMES
 
     torch.set_num_threads(1)

@@ -75,6 +75,7 @@ fi
 if [ "$PART" = all ] || [ "$PART" = checks ]; then
     # Cold start first, before anything compiles the kernels: no cached kernels left.
     find kanaloa_env -path '*__pycache__*' -name 'gpu_kernels*.nb[ic]' -delete 2>/dev/null
+    find kanaloa_env -path '*__pycache__*' -name 'gpu_learner*.nb[ic]' -delete 2>/dev/null
     step start 240 python benchmarks/bench_gpu.py --parts start --start-batch "$START_BATCH" \
         --out "$OUT/start"
     if ! grep -q "second_process_s" "$OUT/start/bench_gpu.json" 2>/dev/null; then

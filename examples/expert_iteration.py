@@ -111,7 +111,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     require(p, args, (*counts, "epochs", "torch_threads"), lambda v: v >= 1, "must be >= 1")
     if args.arena_games < 0:
         p.error("--arena-games must be >= 0")
-    from kanaloa_env.bots.policy_file import load_policy, shipped_paths
+    from kanaloa_env.bots.policy_file import load_policy
+    from kanaloa_env.bots.policy_bot import shipped_paths
 
     game = parse_game(p, args.game)
     if not game.provides("search_pieces"):
@@ -222,7 +223,7 @@ def head_to_head(new: Any, old: Any, players: int) -> list[Any]:
 def arena(args: argparse.Namespace, g: int, log: Any, cpu0: float) -> list[dict[str, Any]]:
     """Step 3: generation g against g - 1 and against heuristic bots; the rows."""
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
     from kanaloa_env.evaluation.stats import wilson_interval
 
     rows = []

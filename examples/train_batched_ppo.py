@@ -589,7 +589,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     summary: dict[str, Any] = {"policy": policy, "timesteps": steps, "best_eval": best}
     if args.final_games and policy:
         from kanaloa_env.arena import run_tournament
-        from kanaloa_env.bots.policy_file import PolicyBot
+        from kanaloa_env.bots.policy_bot import PolicyBot
 
         bot = PolicyBot.load(policy)
         result = run_tournament(

@@ -476,7 +476,8 @@ def export_and_measure(model: Any, args: argparse.Namespace, log: Any) -> dict[s
     from sb3_contrib import MaskablePPO
 
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot, export_maskable_ppo
+    from kanaloa_env.bots.policy_bot import PolicyBot
+    from kanaloa_env.bots.sb3_export import export_maskable_ppo
 
     best = os.path.join(args.output_dir, "ppo_best.zip")
     if os.path.exists(best):
@@ -543,7 +544,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         seed=stream_seed(args.seed, _BOT_STREAM, bits=64) % 2**32,
     )
     if args.init_policy is not None:
-        from kanaloa_env.bots.policy_file import load_into_maskable_ppo, load_policy
+        from kanaloa_env.bots.policy_file import load_policy
+        from kanaloa_env.bots.sb3_export import load_into_maskable_ppo
 
         load_into_maskable_ppo(load_policy(args.init_policy), model)
         log(f"policy network from {args.init_policy}")

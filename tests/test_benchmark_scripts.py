@@ -41,7 +41,7 @@ def test_bench_aec_ab_compares_two_checkouts() -> None:
 
 
 def test_bench_policy_times_every_shipped_policy() -> None:
-    from kanaloa_env.bots.policy_file import shipped_paths
+    from kanaloa_env.bots.policy_bot import shipped_paths
     from kanaloa_env.games import GAMES
 
     out = _run("benchmarks/bench_policy.py", "--decisions", "50")

@@ -163,7 +163,8 @@ def test_kahuna_chunks_label_and_replay(tmp_path: Path) -> None:
     reason="needs the train extra",
 )
 def test_distil_then_ppo_from_the_policy_file(labels: Path, tmp_path: Path) -> None:
-    from kanaloa_env.bots.policy_file import PolicyBot, load_policy
+    from kanaloa_env.bots.policy_bot import PolicyBot
+    from kanaloa_env.bots.policy_file import load_policy
 
     out = run(
         "distil_search.py",

@@ -77,7 +77,8 @@ def test_help_documents_every_argument() -> None:
 
 
 def test_smoke_run_is_deterministic_resumes_and_exports_a_policy_file(tmp_path: Path) -> None:
-    from kanaloa_env.bots.policy_file import PolicyBot, load_policy
+    from kanaloa_env.bots.policy_bot import PolicyBot
+    from kanaloa_env.bots.policy_file import load_policy
 
     a, b = tmp_path / "a", tmp_path / "b"
     out = run(*SMOKE, "--output-dir", str(a)).stdout

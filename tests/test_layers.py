@@ -34,7 +34,11 @@ BUILT_IN_GAMES = ("kanaloa", "kahuna")  # the package's own (kanaloa_env.games.G
 BELOW_GAMES = ("kanaloa_env.core", "kanaloa_env.drawing", "kanaloa_env.games")
 PACKAGE_LEVEL = {"kanaloa_env", "kanaloa_env._deprecation", "kanaloa_env._env_ids"}
 # Modules needing an optional dependency that the test environment may lack.
-OPTIONAL = {"kanaloa_env.wrappers.rllib": "ray", "kanaloa_env.core.gpu_kernels": "numba_cuda"}
+OPTIONAL = {
+    "kanaloa_env.wrappers.rllib": "ray",
+    "kanaloa_env.core.gpu_kernels": "numba_cuda",
+    "kanaloa_env.wrappers.gpu_learner": "numba_cuda",
+}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

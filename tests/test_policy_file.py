@@ -18,15 +18,11 @@ import pytest
 from kanaloa_env.arena import main as arena_main
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import make_bot, sample_legal
+from kanaloa_env.bots import policy_bot as pb
 from kanaloa_env.bots import policy_file as pf
-from kanaloa_env.bots.policy_file import (
-    PolicyBot,
-    PolicyWeights,
-    export_maskable_ppo,
-    load_policy,
-    make_metadata,
-    save_policy,
-)
+from kanaloa_env.bots.policy_bot import PolicyBot
+from kanaloa_env.bots.policy_file import PolicyWeights, load_policy, make_metadata, save_policy
+from kanaloa_env.bots.sb3_export import export_maskable_ppo
 from kanaloa_env.core import Config, init, observe, step
 from kanaloa_env.core.kanaloa.observation import OFFSETS
 from kanaloa_env.games import get_game
@@ -228,7 +224,7 @@ def test_a_kahuna_policy_file_plays_kahuna_only(tmp_path: Path) -> None:
 
 @needs_torch
 def test_shipped_model_loads_and_plays_whole_games() -> None:
-    paths = pf.shipped_paths()
+    paths = pb.shipped_paths()
     assert 4 in paths, "the 4-player model must ship in kanaloa_env/bots/data/"
     for p, path in paths.items():
         w = load_policy(path)
@@ -246,7 +242,7 @@ def test_shipped_model_loads_and_plays_whole_games() -> None:
 
 @needs_torch
 def test_shipped_kahuna_model_loads_and_plays_whole_games() -> None:
-    paths = pf.shipped_paths("kahuna")
+    paths = pb.shipped_paths("kahuna")
     assert list(paths) == [2], "the Kahuna model must ship in kanaloa_env/bots/data/"
     w = load_policy(paths[2])
     assert w.metadata["game"] == "kahuna" and w.num_players == 2
@@ -267,7 +263,7 @@ def test_net_is_a_bot_of_the_games_that_ship_policy_files(
     folder; a game without them refuses the name, and its old name "ppo", saying why."""
     from kanaloa_env.bots import bot_names
 
-    monkeypatch.setattr(pf, "SHIPPED_DIR", str(tmp_path))
+    monkeypatch.setattr(pb, "SHIPPED_DIR", str(tmp_path))
     for game in ("kahuna", "kanaloa"):
         assert not {"net", "guided", "ppo"} & set(bot_names(game))
     for name in ("net", "guided", "ppo"):
@@ -511,7 +507,7 @@ def test_a_policy_file_loads_into_a_maskable_ppo_model(tmp_path: Path) -> None:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from kanaloa_env.bots.policy_file import load_into_maskable_ppo
+    from kanaloa_env.bots.sb3_export import load_into_maskable_ppo
     from kanaloa_env.wrappers.sb3 import SB3VecEnv
 
     def model(sizes: list[int], seed: int) -> MaskablePPO:
@@ -592,15 +588,15 @@ def test_sequential_layers_are_the_inverse_of_to_torch() -> None:
     import torch
 
     w = random_weights(4)
-    layers = pf.sequential_layers(pf.to_torch(w))
+    layers = pb.sequential_layers(pb.to_torch(w))
     assert len(layers) == len(w.layers)
     for (a, b), (wa, wb) in zip(layers, w.layers, strict=True):
         assert a.dtype == np.float32 and b.dtype == np.float32
         np.testing.assert_array_equal(a, wa)
         np.testing.assert_array_equal(b, wb)
     # Copies: the file's arrays do not share memory with the network.
-    net = pf.to_torch(w)
-    first = pf.sequential_layers(net)[0][0]
+    net = pb.to_torch(w)
+    first = pb.sequential_layers(net)[0][0]
     with torch.no_grad():
         net[0].weight.add_(1.0)
     np.testing.assert_array_equal(first, w.layers[0][0])

@@ -48,7 +48,7 @@ def __getattr__(name: str) -> Any:
 
         return HeuristicBot
     if name == "PolicyBot":
-        from .policy_file import PolicyBot
+        from .policy_bot import PolicyBot
 
         return PolicyBot
     if name == "SearchBot":

@@ -12,8 +12,9 @@ bot = CallableBot(lambda obs, masks, rng: masks.argmax(axis=1), name="first-lega
 `MaskablePPOBot` never lets its policy pick an illegal action: it masks the policy's
 logits with the legal-action mask, then takes the arg-max (`deterministic=True`)
 or samples with the `rng` it is given (Gumbel-max), so a seeded caller gets
-reproducible play. torch and stable-baselines3 are imported only when a model is
-used (the `train` extra).
+reproducible play. `choose_actions` is that step for every bot playing a network
+(`PolicyBot`, `RLlibModuleBot` too). torch and stable-baselines3 are imported only
+when a model is used (the `train` extra).
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from ..games import get_game
 from ..games.protocol import Game
 
 
-def _check_batch(
+def check_batch(
     observations: np.ndarray, masks: np.ndarray, obs_dim: int, num_actions: int
 ) -> tuple[np.ndarray, np.ndarray]:
+    """(b, obs_dim) float32 observations and (b, num_actions) bool masks from a bot's
+    arguments; a ValueError for other shapes or a mask row without a legal action."""
     obs = np.asarray(observations, dtype=np.float32)
     m = np.asarray(masks, dtype=bool)
     if m.ndim != 2 or m.shape[1] != num_actions:
@@ -41,6 +44,91 @@ def _check_batch(
     if len(m) and not m.any(axis=1).all():
         raise ValueError("every mask row needs at least one legal action")
     return obs, m
+
+
+NOISES = ("uniform", "gumbel")
+"""How `choose_actions` draws its Gumbel noise (see there)."""
+
+
+def choose_actions(
+    logits: np.ndarray,
+    masks: np.ndarray,
+    rng: np.random.Generator | None = None,
+    noise: str = "uniform",
+) -> np.ndarray:
+    """(b,) int64 actions from (b, A) action logits restricted to the legal actions of
+    (b, A) bool `masks` (every row with one): the most likely legal action when `rng`
+    is None, else a sample of the masked softmax drawn with `rng` (Gumbel-max: the
+    arg-max of the logits plus one Gumbel draw per entry).
+
+    `noise` is how the draws are made, each bot keeping its own seeded play: "uniform"
+    (float32 uniforms u, the noise -log(-log(u)); the policy bots) or "gumbel"
+    (`rng.gumbel`, float64 cast to float32; `RLlibModuleBot`). Both sample the same
+    distribution from different random streams.
+    """
+    if noise not in NOISES:
+        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
+    m = np.asarray(masks, dtype=bool)
+    scores = np.asarray(logits, dtype=np.float32)
+    if scores.shape != m.shape or m.ndim != 2:
+        raise ValueError(
+            f"logits and masks must both have shape (b, A), got {scores.shape} and {m.shape}"
+        )
+    scores = np.where(m, scores, np.float32(-np.inf))
+    if rng is not None:
+        if noise == "uniform":
+            u = rng.random(scores.shape, dtype=np.float32)
+            scores -= np.log(-np.log(np.clip(u, 1e-12, 1.0 - 1e-7)))
+        else:
+            scores += rng.gumbel(size=scores.shape).astype(np.float32)
+    return np.argmax(scores, axis=1).astype(np.int64)
+
+
+def check_policy_spaces(policy: Any, game: Game[Any, Any]) -> None:
+    """A ValueError unless the stable-baselines3 `policy` takes `game`'s (obs_dim,)
+    observations and its num_actions actions."""
+    obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
+    n = getattr(policy.action_space, "n", None)
+    if obs_shape != (game.obs_dim,) or n != game.num_actions:
+        raise ValueError(
+            f"a {game.title} policy must take ({game.obs_dim},) observations and "
+            f"{game.num_actions} actions; this one has observation shape {obs_shape} and "
+            f"{n} actions"
+        )
+
+
+class NetworkBot:
+    """The `act` of a bot playing a network's action logits (`choose_actions`): the
+    arg-max of the legal actions, or with `deterministic` False a sample of their
+    softmax drawn with the caller's `rng`. A subclass sets `obs_dim`, `num_actions`
+    and `deterministic` and gives `logits(observations)`, (b, A) float32 logits."""
+
+    uses_state = False
+    obs_dim: int
+    num_actions: int
+    deterministic: bool
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """(b, num_actions) float32 unmasked logits of (b, obs_dim) observations."""
+        raise NotImplementedError
+
+    def act(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        **kwargs: object,
+    ) -> np.ndarray:
+        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) bool masks.
+
+        Raises:
+            ValueError: wrong shapes or a mask row without a legal action (and what
+                `logits` raises).
+        """
+        obs, m = check_batch(observations, masks, self.obs_dim, self.num_actions)
+        if len(m) == 0:
+            return np.zeros(0, dtype=np.int64)
+        return choose_actions(self.logits(obs), m, None if self.deterministic else rng)
 
 
 class CallableBot:
@@ -86,7 +174,7 @@ class CallableBot:
         return f"CallableBot({self.name!r})"
 
 
-class MaskablePPOBot:
+class MaskablePPOBot(NetworkBot):
     """A bot that plays a trained stable-baselines3 policy on batches.
 
     Args:
@@ -108,8 +196,6 @@ class MaskablePPOBot:
         ValueError: the policy's spaces are not the game's observations and actions.
     """
 
-    uses_state = False
-
     def __init__(
         self,
         model: Any,
@@ -130,13 +216,7 @@ class MaskablePPOBot:
                 "MaskablePPOBot needs a path, a stable-baselines3 model or an ActorCriticPolicy, "
                 f"got {type(model).__name__}"
             )
-        obs_shape = tuple(getattr(policy.observation_space, "shape", ()) or ())
-        n = getattr(policy.action_space, "n", None)
-        if obs_shape != (g.obs_dim,) or n != g.num_actions:
-            raise ValueError(
-                f"a {g.name} policy must take ({g.obs_dim},) observations and {g.num_actions} "
-                f"actions; it has observation shape {obs_shape} and {n} actions"
-            )
+        check_policy_spaces(policy, g)
         self.game = g.name
         self.obs_dim, self.num_actions = g.obs_dim, g.num_actions
         self.policy = policy
@@ -195,29 +275,6 @@ class MaskablePPOBot:
             dist = self.policy.get_distribution(t)
             logits = dist.distribution.logits
         return logits.cpu().numpy().astype(np.float32, copy=False)
-
-    def act(
-        self,
-        observations: np.ndarray,
-        masks: np.ndarray,
-        rng: np.random.Generator,
-        **kwargs: object,
-    ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) `observations` and (b, A) `masks`.
-
-        Deterministic bots take the most likely legal action; the others sample from the
-        masked policy with torch's generator, seeded by one draw of `rng`. `kwargs` are
-        not read."""
-        obs, m = _check_batch(observations, masks, self.obs_dim, self.num_actions)
-        if len(m) == 0:
-            return np.zeros(0, dtype=np.int64)
-        scores = self.logits(obs).copy()
-        if not self.deterministic:
-            # Gumbel-max: arg-max of logits + Gumbel noise samples the softmax, using rng.
-            u = rng.random(scores.shape, dtype=np.float32)
-            scores -= np.log(-np.log(np.clip(u, 1e-12, 1.0 - 1e-7)))
-        scores[~m] = -np.inf
-        return np.argmax(scores, axis=1).astype(np.int64)
 
     def __repr__(self) -> str:
         return f"MaskablePPOBot({self.name!r}, deterministic={self.deterministic})"

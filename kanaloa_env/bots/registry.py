@@ -39,11 +39,11 @@ def game_bots(game: Game) -> dict[str, Callable[[], Any]]:
     """The named bots of `game`: `COMMON_BOTS`, the game's own (`Game.bot_factories`),
     for a game with search pieces (`Game.search_pieces`) "search": the generic
     `SearchBot` with the game's `search_defaults()`, for a game with shipped policy
-    files (`policy_file.shipped_paths`) "net": `PolicyBot.shipped(game)`, and for one
+    files (`policy_bot.shipped_paths`) "net": `PolicyBot.shipped(game)`, and for one
     with both "guided": the search guided by that network (`search.guided_search`).
     "ppo", the old name of "net", is not listed; `make_bot` still takes it, with a
     DeprecationWarning."""
-    from .policy_file import PolicyBot, shipped_paths
+    from .policy_bot import PolicyBot, shipped_paths
 
     bots = {**COMMON_BOTS, **game.bot_factories()}
     if "search" not in bots and game.provides("search_pieces"):
@@ -139,7 +139,7 @@ def make_bot(
             return load_model_bot(text, g, deterministic=deterministic)
         why = ""
         if text in ("net", "guided", DEPRECATED_NET):
-            from .policy_file import SHIPPED_DIR
+            from .policy_bot import SHIPPED_DIR
 
             why = f" ({g.title} ships no policy files {g.name}_*p{POLICY_SUFFIX} in {SHIPPED_DIR})"
         elif text in _PIECES and not g.provides(_PIECES[text]):
@@ -189,7 +189,7 @@ def load_model_bot(path: str, game: str | Game | None = None, deterministic: boo
     models you trust. A policy file is read without unpickling (`bots.policy_file`).
     """
     if path.endswith(POLICY_SUFFIX):
-        from .policy_file import PolicyBot
+        from .policy_bot import PolicyBot
 
         try:
             bot = PolicyBot.load(path, deterministic=deterministic)

@@ -407,7 +407,7 @@ def guided_search(game: str | Game[Any, Any] = DEFAULT_GAME, **kwargs: Any) -> S
         ValueError: the game has no search pieces or ships no policy files.
         ImportError: torch is missing (the guide is a torch network).
     """
-    from .policy_file import PolicyBot
+    from .policy_bot import PolicyBot
 
     g = get_game(game)
     fields: dict[str, Any] = {"name": "guided", **g.search_defaults(), **kwargs}

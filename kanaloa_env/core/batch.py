@@ -118,20 +118,29 @@ def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return in_range & legal[np.arange(B), np.where(in_range, actions, 0)]  # type: ignore[no-any-return]
 
 
+def check_action_form(
+    dtype: object, shape: tuple[int, ...], batch_size: int, who: str = ""
+) -> None:
+    """A TypeError unless `dtype` is an integer dtype (bools are not integers), a
+    ValueError unless `shape` is (B,): the form of a batch of actions, for an array on
+    any target. `who` prefixes the message."""
+    B = batch_size
+    if np.dtype(dtype).kind not in "iu":  # type: ignore[call-overload]
+        raise TypeError(
+            f"{who}actions must be an integer array of shape ({B},) (integers, not bools or "
+            f"floats), got dtype {dtype}"
+        )
+    if tuple(shape) != (B,):
+        raise ValueError(f"{who}actions must have shape ({B},), got {tuple(shape)}")
+
+
 def as_actions(actions: object, batch_size: int, who: str = "") -> tuple[np.ndarray, np.ndarray]:
     """`actions` as (B,) int64, and as given (for messages: uint64 past 2**63 wraps
     negative in int64, out of range all the same); a TypeError for a non-integer array
     (bools are not integers), a ValueError for a shape other than (`batch_size`,).
     `who` prefixes the message."""
     a = raw = np.asarray(actions)
-    B = batch_size
-    if a.dtype.kind not in "iu":
-        raise TypeError(
-            f"{who}actions must be an integer array of shape ({B},) (integers, not bools or "
-            f"floats), got dtype {a.dtype}"
-        )
-    if a.shape != (B,):
-        raise ValueError(f"{who}actions must have shape ({B},), got {a.shape}")
+    check_action_form(a.dtype, a.shape, batch_size, who)
     if a.dtype != _INT64:
         a = a.astype(np.int64)
     return a, raw

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from numba import types
@@ -86,9 +86,17 @@ def scenario_key(key: object, seed: int | None) -> np.uint64:
     return np.uint64(key)
 
 
-def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
-    """(b,) int64 indices of games of `state` from `idx`: integer indices (negative ones
-    count from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
+class Batch(Protocol):
+    """A batch of games on any target: a game's `State` or a `gpu.DeviceState`."""
+
+    @property
+    def batch_size(self) -> int:
+        """B, the number of games."""
+
+
+def game_indices(state: Batch, idx: object, who: str) -> np.ndarray:
+    """(b,) int64 indices of games of `state` from integer indices (negative ones count
+    from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
     index out of range (the kernels do not check bounds)."""
     B = state.batch_size
     g = np.asarray(idx)
@@ -100,6 +108,35 @@ def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
     if g.size and (g.min() < -B or g.max() >= B):
         raise IndexError(f"{who}: game indices must be in -{B}..{B - 1}, got {g.tolist()[:10]}")
     return g % B if B else g  # type: ignore[no-any-return]
+
+
+def new_game_keys(keys: object) -> np.ndarray:
+    """`keys` as the non-empty (B,) uint64 array of one key per new game that
+    `init_from_keys` takes (on any target), or a ValueError saying what is expected."""
+    k = np.asarray(keys)
+    if k.ndim != 1 or k.dtype != np.uint64 or len(k) == 0:
+        raise ValueError(f"keys must be a non-empty (B,) uint64 array, got {k.dtype} {k.shape}")
+    return k
+
+
+def reset_keys(keys: object, games: int) -> np.ndarray:
+    """The (b,) uint64 keys of a `reset_games` call for `games` games (its rows:
+    `game_indices`), on any target; a ValueError when their numbers differ."""
+    k = np.asarray(keys, dtype=np.uint64).reshape(-1)
+    if len(k) != games:
+        raise ValueError(f"reset_games: {games} games but {len(k)} keys")
+    return k
+
+
+def unchecked_actions(actions: object, batch_size: int) -> np.ndarray:
+    """(B,) int64 actions for `step_inplace(..., validate=False)` on any target: converted,
+    not checked against the masks; a ValueError for another shape (the kernels do not
+    check bounds)."""
+    if type(actions) is not np.ndarray or actions.dtype != np.int64:
+        actions = np.asarray(actions, dtype=np.int64)
+    if actions.shape != (batch_size,):
+        raise ValueError(f"actions must have shape {(batch_size,)}, got {actions.shape}")
+    return actions  # type: ignore[no-any-return]
 
 
 class Setup(Generic[S]):
@@ -140,20 +177,15 @@ class Setup(Generic[S]):
             ValueError: `batch_size < 1`, a bad `seed`, or `first_game` not an int in
                 0..2**64-batch_size.
         """
-        self._check_config(config)
+        self.check_config(config)
         keys = stream_keys(batch_size, seed, first_game)
         return self.init_from_keys(config, keys)
 
     def init_from_keys(self, config: Any, keys: np.ndarray, threads: int = 1) -> S:
-        """A batch of new games of `config`, one per key of `keys`, a non-empty (B,) uint64
-        array (see `rng.game_keys`); `threads` as for `step` (the result does not depend
-        on it)."""
-        self._check_config(config)
-        keys = np.asarray(keys)
-        if keys.ndim != 1 or keys.dtype != np.uint64 or len(keys) == 0:
-            raise ValueError(
-                f"keys must be a non-empty (B,) uint64 array, got {keys.dtype} {keys.shape}"
-            )
+        """A batch of new games, one per key of a non-empty (B,) uint64 array (see
+        `rng.game_keys`); `threads` as for `step` (the result does not depend on it)."""
+        self.check_config(config)
+        keys = new_game_keys(keys)
         state = self.state_class.empty(config, len(keys))
         if threads != 1 or type(threads) is not int:
             threads = check_threads(threads)
@@ -165,14 +197,14 @@ class Setup(Generic[S]):
         place (the vector env's auto-reset). `idx` may also be a (B,) bool mask;
         `threads` as for `step`."""
         rows = game_indices(state, idx, "reset_games")
-        keys = np.asarray(keys, dtype=np.uint64).reshape(-1)
-        if len(keys) != len(rows):
-            raise ValueError(f"reset_games: {len(rows)} games but {len(keys)} keys")
+        keys = reset_keys(keys, len(rows))
         if threads != 1 or type(threads) is not int:
             threads = check_threads(threads)
         self._reset(state, rows, keys, threads)
 
-    def _check_config(self, config: object) -> None:
+    def check_config(self, config: object) -> None:
+        """A TypeError unless `config` is the game's `Config` (the engines' first check,
+        on any target)."""
         if not isinstance(config, self.config_class):
             raise TypeError(
                 f"config must be a {self._where}.{self.config_class.__name__}, "
@@ -267,11 +299,7 @@ class Stepper(Generic[S]):
         if validate:
             actions = self.validate_actions(state, actions)
         else:
-            if type(actions) is not np.ndarray or actions.dtype != np.int64:
-                actions = np.asarray(actions, dtype=np.int64)
-            shape = state.current_player.shape
-            if actions.shape != shape:  # (the kernels do not check bounds)
-                raise ValueError(f"actions must have shape {shape}, got {actions.shape}")
+            actions = unchecked_actions(actions, len(state.current_player))
         self._run(state, actions, threads)
         return state
 

@@ -48,10 +48,18 @@ from typing import Any
 import numba
 import numpy as np
 
-from .batch import check_positive_int
-from .engine import stream_keys
+from .batch import as_actions, check_action_form, check_positive_int
+from .engine import (
+    Setup,
+    game_indices,
+    new_game_keys,
+    observer_seats,
+    reset_keys,
+    stream_keys,
+    unchecked_actions,
+)
 from .fields import allocate
-from .kernels import JIT_DISABLED
+from .kernels import JIT_DISABLED, check_threads
 from .rng import seed_base
 
 THREADS_PER_BLOCK = 128
@@ -233,10 +241,19 @@ class DeviceEngine:
     kernels of `gpu_kernels`. Each game's `gpu` module builds one (`ENGINE`) and exports
     its methods as functions, mirroring the CPU engine's API.
 
+    Every argument is checked by the CPU engine's own checks (`engine.Setup`,
+    `engine.game_indices`, `batch.as_actions`, ...): what the CPU engine takes, the
+    device engine takes, and what it refuses is refused with the same error. Device
+    arrays and CUDA tensors are taken as they are, their dtype and shape checked
+    (their contents stay on the device); `threads` is checked as on the CPU and has no
+    other effect (one GPU thread a game).
+
     Attributes:
         name: the game's name.
         cpu: the CPU engine package (`kanaloa_env.core.<game>`): its `validate_actions`
             words the errors of a bad batch of actions.
+        setup: the CPU engine's `engine.Setup` (its `init` is that object's method):
+            the checks of configs, keys and game indices.
         state_class, config_class: the engine's `State` and `Config`.
         num_actions, obs_dim: A and the observation length.
         game_over: the value of `phase` in a finished game.
@@ -249,6 +266,7 @@ class DeviceEngine:
 
     name: str
     cpu: ModuleType
+    setup: Setup[Any]
     state_class: Any
     config_class: Any
     num_actions: int
@@ -266,6 +284,9 @@ class DeviceEngine:
         game whose own takes other work arrays), `setup.reset_game` and
         `observation.encode_game`."""
         name = cpu.__name__.rsplit(".", 1)[-1]
+        setup = getattr(cpu.init, "__self__", None)
+        if not isinstance(setup, Setup):
+            raise TypeError(f"{cpu.__name__}.init must be an engine.Setup's init")
         part = {
             m: importlib.import_module(f"{cpu.__name__}.{m}")
             for m in ("step", "setup", "observation")
@@ -273,6 +294,7 @@ class DeviceEngine:
         return cls(
             name=name,
             cpu=cpu,
+            setup=setup,
             state_class=cpu.State,
             config_class=cpu.Config,
             num_actions=int(cpu.NUM_ACTIONS),
@@ -308,7 +330,7 @@ class DeviceEngine:
 
     def device_rules(self, config: Any) -> Any:
         """`config`'s rules tuple (the CPU kernels' `Rules`) with its arrays on the device."""
-        self._check_config(config)
+        self.setup.check_config(config)
         cache = self.__dict__.setdefault("_rules", {})
         got = cache.get(config)
         if got is None:
@@ -342,7 +364,7 @@ class DeviceEngine:
         fills): the
         state's field specification (`State.FIELDS`, `fields.allocate`) with arrays
         allocated and filled on the device. The one place that allocates a device state."""
-        self._check_config(config)
+        self.setup.check_config(config)
         B = check_positive_int(batch_size, "batch_size")
         cls = self.state_class
         arrays = allocate(cls.FIELDS, cls.sizes(config), B, full=device_full)
@@ -351,37 +373,53 @@ class DeviceEngine:
     # ---- new games -----------------------------------------------------------------
 
     def init(self, config: Any, batch_size: int, seed: int = 0, first_game: int = 0) -> DeviceState:
-        """A batch of `batch_size` new games of `config` on the device: game `i` is game
-        `first_game + i` of the stream `seed`, the very game the CPU engine's `init`
-        gives."""
-        self._check_config(config)
+        """A batch of new games on the device: game `i` is game `first_game + i` of the
+        stream `seed`, the very game the CPU engine's `init` gives."""
+        self.setup.check_config(config)
         return self.init_from_keys(config, stream_keys(batch_size, seed, first_game))
 
-    def init_from_keys(self, config: Any, keys: Any) -> DeviceState:
-        """A batch of new games of `config`, one per uint64 key of `keys` (`rng.game_keys`),
-        on the device."""
-        n = _check_keys(keys)
+    def init_from_keys(self, config: Any, keys: Any, threads: int = 1) -> DeviceState:
+        """A batch of new games, one per key of a non-empty (B,) uint64 array
+        (`rng.game_keys`; on the host or the device), on the device."""
+        self.setup.check_config(config)
+        if is_device_array(keys):
+            n = _device_keys(keys, nonempty=True)
+        else:
+            keys = new_game_keys(keys)
+            n = len(keys)
+        check_threads(threads)
         state = self.empty(config, n)
-        idx = np.arange(n, dtype=np.int64)
-        self.reset_games(state, idx, keys)
+        self._reset(state, np.arange(n, dtype=np.int64), keys)
         return state
 
-    def reset_games(self, state: DeviceState, idx: Any, keys: Any) -> None:
+    def reset_games(self, state: DeviceState, idx: Any, keys: Any, threads: int = 1) -> None:
         """Start new games with `keys` (b,) uint64 at positions `idx` (b,) of `state`, in
-        place (host or device arrays)."""
+        place, as the CPU engine's `reset_games` (`idx` integer indices, negative ones
+        counting from the end, or a (B,) bool mask). Either may also be a device array:
+        (b,) integer indices in 0..B-1 (not checked: their contents stay on the
+        device), (b,) uint64 keys."""
         self._check_state(state)
-        if not is_device_array(idx):
-            idx = np.asarray(idx)
-            if idx.dtype == bool:
-                idx = np.flatnonzero(idx)
-            idx = idx.astype(np.int64).reshape(-1)
-            if idx.size and (idx.min() < 0 or idx.max() >= state.batch_size):
-                raise IndexError(f"reset_games: game indices must be in 0..{state.batch_size - 1}")
-        n = _check_keys(keys)
-        if len(idx) != n:
-            raise ValueError(f"reset_games: {len(idx)} games but {n} keys")
-        k = self.kernels()
-        launch(k.reset, n, state.rules, state.arrays, to_device_array(idx), to_device_array(keys))
+        rows = idx if is_device_array(idx) else game_indices(state, idx, "reset_games")
+        if is_device_array(keys):
+            n = _device_keys(keys, nonempty=False)
+            if len(rows) != n:
+                raise ValueError(f"reset_games: {len(rows)} games but {n} keys")
+        else:
+            keys = reset_keys(keys, len(rows))
+        check_threads(threads)
+        self._reset(state, rows, keys)
+
+    def _reset(self, state: DeviceState, idx: Any, keys: Any) -> None:
+        if len(idx) == 0:
+            return
+        launch(
+            self.kernels().reset,
+            len(idx),
+            state.rules,
+            state.arrays,
+            to_device_array(idx),
+            to_device_array(keys),
+        )
 
     # ---- decisions -----------------------------------------------------------------
 
@@ -395,14 +433,16 @@ class DeviceEngine:
                 is not over: the CPU engine's message (from a host copy of the batch).
         """
         self._check_state(state)
-        a = self._device_actions(state, actions)
+        a = self._actions(state, actions, checked=True)
         if self.kernels().count_illegal(state, a):
             host = state.to_host()
-            self.cpu.validate_actions(host, host_array(a))
+            self.cpu.validate_actions(host, actions if _on_host(actions) else host_array(a))
             raise AssertionError("the GPU found illegal actions the CPU check accepts")
         return a
 
-    def step_inplace(self, state: DeviceState, actions: Any, validate: bool = True) -> DeviceState:
+    def step_inplace(
+        self, state: DeviceState, actions: Any, validate: bool = True, threads: int = 1
+    ) -> DeviceState:
         """Apply one decision in every game, in place; returns `state`.
 
         `validate=False` skips the check (one copy of a count to the host) for a caller
@@ -413,15 +453,22 @@ class DeviceEngine:
         a = (
             self.validate_actions(state, actions)
             if validate
-            else self._device_actions(state, actions)
+            else self.unchecked_actions(state, actions)
         )
+        check_threads(threads)
         launch(self.kernels().step, state.batch_size, state.rules, state.arrays, a)
         return state
 
-    def step(self, state: DeviceState, actions: Any) -> DeviceState:
-        """Like `step_inplace` with `actions`, on a copy: `state` is not modified."""
+    def step(self, state: DeviceState, actions: Any, threads: int = 1) -> DeviceState:
+        """Like `step_inplace`, on a copy: `state` is not modified."""
         a = self.validate_actions(state, actions)
-        return self.step_inplace(state.copy(), a, validate=False)
+        return self.step_inplace(state.copy(), a, validate=False, threads=threads)
+
+    def unchecked_actions(self, state: DeviceState, actions: Any) -> Any:
+        """`actions` as a (B,) integer device array, not checked against the masks
+        (`step_inplace(..., validate=False)`; host actions converted as the CPU engine
+        converts them)."""
+        return self._actions(self._check_state(state), actions, checked=False)
 
     def legal_action_mask(self, state: DeviceState) -> Any:
         """(B, A) bool device array: a copy of the legal-action masks of `state` (all False
@@ -431,14 +478,17 @@ class DeviceEngine:
         out.copy_to_device(legal)
         return out
 
-    def observe(self, state: DeviceState, seat: Any = None, out: Any = None) -> Any:
-        """(B, OBS_DIM) float32 device array: each game of `state` from `seat`'s point of
-        view (an int,
-        (B,) ints on the host or the device), by default its player to act (seat 0
-        once over), as the CPU engine's `observe`; into `out` when given."""
+    def observe(
+        self, state: DeviceState, seat: Any = None, out: Any = None, threads: int = 1
+    ) -> Any:
+        """(B, OBS_DIM) float32 device array: each game from `seat`'s point of view (an int,
+        (B,) ints on the host, or (B,) integers on the device, not checked), by default
+        its player to act (seat 0 once over), as the CPU engine's `observe`; into `out`
+        (a device array) when given."""
         self._check_state(state)
         B, P = state.batch_size, state.num_players
         cuda = cuda_module()
+        check_threads(threads)
         if seat is None:
             seats, to_act = cuda.to_device(np.zeros(1, dtype=np.int64)), True
         elif is_device_array(seat):
@@ -446,15 +496,7 @@ class DeviceEngine:
                 raise ValueError(f"seat must be ({B},) integers, got {seat.dtype} {seat.shape}")
             seats, to_act = seat, False
         else:
-            me = np.asarray(seat)
-            if me.dtype.kind not in "iu":
-                raise TypeError(f"seat must be an int or ({B},) integers, got {seat!r:.60}")
-            me = np.broadcast_to(me, (B,)) if me.ndim == 0 else me
-            if me.shape != (B,):
-                raise ValueError(f"seat must be an int or a ({B},) array, got shape {me.shape}")
-            if ((me < 0) | (me >= P)).any():
-                raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r:.60}")
-            seats, to_act = cuda.to_device(me.astype(np.int64)), False
+            seats, to_act = cuda.to_device(observer_seats(seat, B, P)), False
         if out is None:
             out = cuda.device_array((B, self.obs_dim), np.float32)
         elif (
@@ -468,38 +510,41 @@ class DeviceEngine:
 
     # ---- checks --------------------------------------------------------------------
 
-    def _check_config(self, config: Any) -> None:
-        if not isinstance(config, self.config_class):
-            raise TypeError(
-                f"config must be a {self.config_class.__module__}.Config, "
-                f"got {type(config).__name__}"
-            )
-
     def _check_state(self, state: Any) -> DeviceState:
         if not isinstance(state, DeviceState) or state.engine is not self:
             raise TypeError(f"state must be a {self.name} DeviceState, got {type(state).__name__}")
         return state
 
-    def _device_actions(self, state: DeviceState, actions: Any) -> Any:
+    def _actions(self, state: DeviceState, actions: Any, checked: bool) -> Any:
+        """(B,) integer actions on the device: host actions through the CPU engine's
+        conversion (`as_actions`, or `unchecked_actions` when not `checked`), a device
+        array or a tensor as it is, its dtype and shape checked alike."""
         B = state.batch_size
+        if _on_host(actions):
+            a = as_actions(actions, B)[0] if checked else unchecked_actions(actions, B)
+            return to_device_array(a)
         a = to_device_array(actions)
-        if np.dtype(a.dtype).kind not in "iu":
-            raise TypeError(f"actions must be integers of shape ({B},), got dtype {a.dtype}")
-        if tuple(a.shape) != (B,):
-            raise ValueError(f"actions must have shape ({B},), got {tuple(a.shape)}")
+        check_action_form(a.dtype, tuple(a.shape), B)
         return a
 
 
-def _check_keys(keys: Any) -> int:
-    """The number of keys of a (b,) uint64 array (host or device), or a ValueError."""
-    if is_device_array(keys):
-        dtype, shape = np.dtype(keys.dtype), tuple(keys.shape)
-    else:
-        k = np.asarray(keys)
-        dtype, shape = k.dtype, k.shape
-    if dtype != np.uint64 or len(shape) != 1 or shape[0] == 0:
-        raise ValueError(f"keys must be a non-empty (b,) uint64 array, got {dtype} {shape}")
-    return shape[0]
+def _on_host(value: object) -> bool:
+    """Whether `value` is host data (numpy, lists, ...), not a device array or a tensor."""
+    return not (
+        is_device_array(value)
+        or hasattr(value, "__cuda_array_interface__")
+        or type(value).__module__.startswith("torch")
+    )
+
+
+def _device_keys(keys: Any, nonempty: bool) -> int:
+    """The number of keys of a (b,) uint64 device array (`nonempty`: b >= 1), or a
+    ValueError worded as `engine.new_game_keys`'s."""
+    dtype, shape = np.dtype(keys.dtype), tuple(keys.shape)
+    if dtype != np.uint64 or len(shape) != 1 or (nonempty and shape[0] == 0):
+        what = "non-empty (B,)" if nonempty else "(b,)"
+        raise ValueError(f"keys must be a {what} uint64 array, got {dtype} {shape}")
+    return int(shape[0])
 
 
 __all__ = [

@@ -24,10 +24,8 @@ CACHE = os.environ.get("KANALOA_GPU_CACHE", "1") != "0"
 KANALOA_GPU_CACHE=0 to compile them afresh in every process."""
 WORK = 64
 """Entries of each work array of a rule function (Kanaloa deals 53 cards, Kahuna 21)."""
-MAX_AUTOMATIC = 1 << 16
-"""Decisions `advance` plays in one game in one call at most (a guard: a game that
-never came back to its learner would otherwise hold its thread forever)."""
-_DRAW_SALT = np.uint64(0x632BE59BD9B4E019)  # the opponents' random draws' own stream
+DRAW_SALT = np.uint64(0x632BE59BD9B4E019)
+"""The salt of `random_draw`'s stream, apart from the game's own random draws."""
 
 
 class GameKernels:
@@ -36,7 +34,7 @@ class GameKernels:
 
     def __init__(self, engine: Any) -> None:
         step_game, reset_game, encode_game = (
-            _quiet(f) for f in (engine.step_game, engine.reset_game, engine.encode_game)
+            quiet(f) for f in (engine.step_game, engine.reset_game, engine.encode_game)
         )
         self.engine = engine
 
@@ -66,112 +64,13 @@ class GameKernels:
                 encode_game(c, s, g, me, out[g])
 
         self.step, self.reset, self.observe = step, reset, observe
-        key_of, mix, pick = _quiet(game_key_one), _quiet(mix64_one), _quiet(random_legal)
+        key_of, draw = quiet(game_key_one), quiet(random_draw)
         over = np.int8(engine.game_over)
-
-        # ---- the learner env (`kanaloa_env.wrappers.gpu_vector`) ----------------------
-        # Per game: `learner` its learner's seat, `acc` the learner's reward since its
-        # last decision, `ret` and `length` the episode's return and learner decisions,
-        # `draws` the random opponents' draws in this game, `next_id` the stream index
-        # of the slot's next game. `out` (reward, terminated, truncated, won, episode
-        # return, episode length, ended) is what one env step reports.
-
-        @cuda.jit(cache=CACHE)
-        def learner_step(c, s, actions, learner, acc, length, out, n):  # type: ignore[no-untyped-def]
-            g = cuda.grid(1)
-            if g < n:
-                for k in range(out.shape[1]):
-                    out[g, k] = 0
-                if s.phase[g] != over:
-                    words = cuda.local.array(WORK, numba.uint64)
-                    order = cuda.local.array(WORK, numba.int64)
-                    listed = cuda.local.array(WORK, numba.int64)
-                    step_game(c, s, g, actions[g], words, order, listed)
-                    acc[g] += s.rewards[g, learner[g]]
-                    length[g] += 1
-
-        @cuda.jit(cache=CACHE)
-        def advance(
-            c,
-            s,
-            learner,
-            acc,
-            ret,
-            length,
-            draws,
-            next_id,
-            out,
-            pending,
-            count,
-            base,
-            stride,
-            seat,
-            random,
-            n,
-        ):  # type: ignore[no-untyped-def]
-            """Play the opponents of game g up to its learner's next decision: in the
-            kernel when `random` (uniform legal actions), else mark the game `pending`
-            (counted in `count[0]`) for the caller's policy. A game that ends is
-            reported in `out` and restarted as the slot's next game of the stream
-            (`next_id`, then `stride` on); its learner sits in seat `seat`, or
-            game id mod P when `seat` < 0."""
-            g = cuda.grid(1)
-            if g >= n:
-                return
-            words = cuda.local.array(WORK, numba.uint64)
-            order = cuda.local.array(WORK, numba.int64)
-            listed = cuda.local.array(WORK, numba.int64)
-            pending[g] = False
-            P = s.rewards.shape[1]
-            for _ in range(MAX_AUTOMATIC):
-                if s.phase[g] == over:
-                    if out[g, 6] != 0:  # ended twice in one step: reported as stuck
-                        cuda.atomic.add(count, 1, 1)
-                        return
-                    me = learner[g]
-                    reward = acc[g]
-                    out[g, 0] = reward
-                    out[g, 1] = s.terminated[g]
-                    out[g, 2] = s.truncated[g]
-                    out[g, 3] = s.winner[g] == me
-                    out[g, 4] = ret[g] + reward
-                    out[g, 5] = length[g]
-                    out[g, 6] = 1
-                    acc[g] = 0
-                    ret[g] = 0
-                    length[g] = 0
-                    draws[g] = 0
-                    game = next_id[g]
-                    next_id[g] = game + stride
-                    reset_game(c, s, g, key_of(base, np.uint64(game)), words, order)
-                    learner[g] = game % P if seat < 0 else seat
-                    continue
-                if s.current_player[g] == learner[g]:
-                    return
-                if not random:
-                    pending[g] = True
-                    cuda.atomic.add(count, 0, 1)
-                    return
-                a = pick(s.legal[g], mix(s.key[g] ^ mix(np.uint64(draws[g]) ^ _DRAW_SALT)))
-                draws[g] += 1
-                step_game(c, s, g, a, words, order, listed)
-                acc[g] += s.rewards[g, learner[g]]
-            cuda.atomic.add(count, 1, 1)
-
-        @cuda.jit(cache=CACHE)
-        def opponents_step(c, s, actions, pending, learner, acc, n):  # type: ignore[no-untyped-def]
-            g = cuda.grid(1)
-            if g < n and pending[g]:
-                words = cuda.local.array(WORK, numba.uint64)
-                order = cuda.local.array(WORK, numba.int64)
-                listed = cuda.local.array(WORK, numba.int64)
-                step_game(c, s, g, actions[g], words, order, listed)
-                acc[g] += s.rewards[g, learner[g]]
 
         @cuda.jit(cache=CACHE)
         def random_play(c, s, draws, next_id, base, stride, out, with_obs, steps, n):  # type: ignore[no-untyped-def]
-            """`steps` decisions of random legal self-play in game g (`advance`'s draws),
-            a finished game restarted first as the slot's next game; with `with_obs`,
+            """`steps` decisions of random legal self-play in game g (`random_draw`), a
+            finished game restarted first as the slot's next game; with `with_obs`,
             the observation of the player to act written to `out[g]` after each (the
             loop the GPU benchmark times, bench_gpu.py)."""
             g = cuda.grid(1)
@@ -186,18 +85,13 @@ class GameKernels:
                     next_id[g] = game + stride
                     draws[g] = 0
                     reset_game(c, s, g, key_of(base, np.uint64(game)), words, order)
-                a = pick(s.legal[g], mix(s.key[g] ^ mix(np.uint64(draws[g]) ^ _DRAW_SALT)))
+                a = draw(s.legal[g], s.key[g], draws[g])
                 draws[g] += 1
                 step_game(c, s, g, a, words, order, listed)
                 if with_obs:
                     encode_game(c, s, g, max(np.int64(s.current_player[g]), 0), out[g])
 
         self.random_play = random_play
-        self.learner_step, self.advance, self.opponents_step = (
-            learner_step,
-            advance,
-            opponents_step,
-        )
 
     def count_illegal(self, state: Any, actions: Any) -> int:
         """How many games of `state` not over have their entry of `actions` out of range or
@@ -224,7 +118,15 @@ def random_legal(legal, word):  # type: ignore[no-untyped-def]
     return 0
 
 
-def _quiet(fn: Any) -> Any:
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def random_draw(legal, key, draws):  # type: ignore[no-untyped-def]
+    """The `draws`-th random legal action (`random_legal`) of a game with key `key`
+    (uint64) and mask row `legal`, the same on any device and batch size: the random
+    opponents of the learner env (`kanaloa_env.wrappers.gpu_learner`) and `random_play`."""
+    return random_legal(legal, mix64_one(key ^ mix64_one(np.uint64(draws) ^ DRAW_SALT)))
+
+
+def quiet(fn: Any) -> Any:
     """`fn`, or in the simulator `fn` silencing numpy's overflow warnings: there the rule
     functions run as Python (NUMBA_DISABLE_JIT) on numpy scalars, whose integer
     arithmetic wraps on purpose in the random hashes, in threads of their own (numpy's
@@ -232,11 +134,11 @@ def _quiet(fn: Any) -> Any:
     if not simulator():
         return fn
 
-    def quiet(*args: Any) -> Any:
+    def silenced(*args: Any) -> Any:
         with np.errstate(over="ignore"):
             return fn(*args)
 
-    return quiet
+    return silenced
 
 
 @cuda.jit(cache=CACHE)
@@ -246,37 +148,6 @@ def fill(flat, value, n):  # type: ignore[no-untyped-def]
     i = cuda.grid(1)
     if i < n:
         flat[i] = value
-
-
-@cuda.jit(cache=CACHE)
-def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
-    """The end of an env step over `n` games: a game that did not end (column 6 of its row
-    of `out` is 0) reports in column 0 the learner's reward since its last decision,
-    `acc`, which is added to its return `ret` and cleared (a game that ended reported its
-    final one; what its new game brought before the learner's first decision stays for
-    the next step)."""
-    g = cuda.grid(1)
-    if g < n and out[g, 6] == 0:
-        out[g, 0] = acc[g]
-        ret[g] += acc[g]
-        acc[g] = 0
-
-
-def count_illegal_where(actions: Any, legal: Any, where: Any) -> int:
-    """How many games flagged in (B,) bool `where` have their entry of `actions` out of
-    range or not set in their row of `legal`."""
-    count = cuda.to_device(np.zeros(1, dtype=np.int64))
-    launch(_illegal_where, len(where), actions, legal, where, count)
-    return int(count.copy_to_host()[0])
-
-
-@cuda.jit(cache=CACHE)
-def _illegal_where(actions, legal, where, count, n):  # type: ignore[no-untyped-def]
-    g = cuda.grid(1)
-    if g < n and where[g]:
-        a = actions[g]
-        if a < 0 or a >= legal.shape[1] or not legal[g, a]:
-            cuda.atomic.add(count, 0, 1)
 
 
 @cuda.jit(cache=CACHE)

@@ -272,7 +272,8 @@ def policy_weights(
             with the seed, the method and, given `sources` (`load_decisions`), the labels.
         sources: what the labels are.
     """
-    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, sequential_layers
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata
+    from kanaloa_env.bots.policy_bot import sequential_layers
 
     layers = sequential_layers(net)
     training = {
@@ -372,7 +373,7 @@ def distil(
     import json
 
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
     from kanaloa_env.evaluation import evaluate
 
     cpu0, t0 = time.process_time(), time.time()

@@ -113,7 +113,7 @@ def make_labeler(job: LabelJob) -> Any:
     search = dataclasses.replace(plain, rollouts=job.rollouts)
     if not job.guide:
         return search
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
 
     guide = PolicyBot.load(list(job.guide))
     return dataclasses.replace(search, guide=guide, guide_top=job.guide_top, name="guided")

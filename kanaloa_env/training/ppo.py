@@ -239,12 +239,8 @@ def save_actor_policy(
     """Save a ReLU actor (a torch Sequential of Linear and ReLU layers, on the CPU) as
     a weights-only policy file at `path`, with `training` (what made it) in its
     metadata; returns `path`."""
-    from kanaloa_env.bots.policy_file import (
-        PolicyWeights,
-        make_metadata,
-        save_policy,
-        sequential_layers,
-    )
+    from kanaloa_env.bots.policy_bot import sequential_layers
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
 
     meta = make_metadata(num_players, hidden, "relu", training, game=game)
     save_policy(path, PolicyWeights(meta, sequential_layers(actor)))

@@ -142,7 +142,7 @@ class _SharedPolicyBots:
             ValueError: a file cannot be read or is not a policy file.
             ImportError: torch is not installed.
         """
-        from ..bots.policy_file import PolicyBot
+        from ..bots.policy_bot import PolicyBot
 
         spec = (name or "", *paths)
         try:
@@ -362,7 +362,7 @@ class Catalogue:
         where it plays policy files: a `file:` bot, "net" (the game's shipped files) and
         "guided" (the search guided by them); None for the others (`make_bot` builds
         those, each seat its own)."""
-        from ..bots.policy_file import shipped_paths
+        from ..bots.policy_bot import shipped_paths
 
         if name.startswith("file:"):
             entry = next(p for p in self.policies if f"file:{p.label}" == name)

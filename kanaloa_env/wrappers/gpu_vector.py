@@ -14,7 +14,7 @@ while training:
 ```
 
 The games are a `kanaloa_env.core.gpu.DeviceState` (the game's `gpu_engine()`); one
-`step(actions)` runs on the device:
+`step(actions)` runs on the device (the kernels: `gpu_learner`):
 
 1. the learner actions are applied in every game (one thread a game, the game's own
    rule function; checked against the masks first unless `validate=False`);
@@ -52,8 +52,6 @@ from ..core.rng import check_seed, seed_base
 from ..games import get_game
 from ..games.protocol import Game
 
-# Columns of the env's report buffer (`gpu_kernels`: learner_step, advance, collect).
-_REWARD, _TERMINATED, _TRUNCATED, _WON, _RETURN, _LENGTH, _ENDED = range(7)
 MAX_ROUNDS = 10_000
 """Rounds of a torch or CPU opponent per step at most (a guard against a policy loop)."""
 
@@ -132,6 +130,8 @@ class GpuVectorEnv:
 
                 self._bot = make_bot(opponents, game=self.game)
         self.state: gpu.DeviceState | None = None
+        self._device: Any = None  # `gpu_learner` and its kernels for this game, from reset
+        self._kernels: Any = None
 
     # ---- the episode API ------------------------------------------------------------
 
@@ -142,6 +142,9 @@ class GpuVectorEnv:
         if seed is not None:
             self.seed = check_seed(seed)
         cuda = gpu.cuda_module()
+        from . import gpu_learner as learner  # (imports numba.cuda: once CUDA is usable)
+
+        self._device, self._kernels = learner, learner.learner_kernels(self.engine)
         N, P = self.num_envs, self.num_players
         ids = np.arange(N, dtype=np.int64)
         self.state = self.engine.init(self.config, N, self.seed)
@@ -153,14 +156,14 @@ class GpuVectorEnv:
         self._draws = cuda.to_device(np.zeros(N, np.int64))
         self._next_id = cuda.to_device(ids + N)
         self._pending = cuda.to_device(np.zeros(N, bool))
-        self._out = cuda.to_device(np.zeros((N, 7), np.float32))
+        self._out = cuda.to_device(np.zeros((N, len(learner.COLUMNS)), np.float32))
         self._obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_obs = cuda.device_array((N, self.engine.obs_dim), np.float32)
         self._opp_actions = cuda.to_device(np.zeros(N, np.int64))
         if self._bot is not None:
             self._bot_player = bot_player(self.game, self._bot, np.random.default_rng(self.seed))
         self._play_opponents()
-        if self._out.copy_to_host()[:, _ENDED].any():
+        if self._out.copy_to_host()[:, learner.ENDED].any():
             raise RuntimeError("a game ended before the learner's first decision")
         return self._observe()
 
@@ -196,10 +199,9 @@ class GpuVectorEnv:
         if self.validate:
             a = self.engine.validate_actions(state, a)
         else:
-            a = self.engine._device_actions(state, a)
-        k = self.engine.kernels()
+            a = self.engine.unchecked_actions(state, a)
         gpu.launch(
-            k.learner_step,
+            self._kernels.learner_step,
             self.num_envs,
             state.rules,
             state.arrays,
@@ -210,16 +212,9 @@ class GpuVectorEnv:
             self._out,
         )
         self._play_opponents()
-        gpu.launch(gpu.kernels().collect, self.num_envs, self._acc, self._ret, self._out)
-        out = gpu.as_torch(self._out)
-        info = {
-            "terminated": out[:, _TERMINATED] > 0,
-            "truncated": out[:, _TRUNCATED] > 0,
-            "won": out[:, _WON] > 0,
-            "episode_return": out[:, _RETURN],
-            "episode_length": out[:, _LENGTH],
-        }
-        return self._observe(), out[:, _REWARD], out[:, _ENDED] > 0, info
+        gpu.launch(self._device.collect, self.num_envs, self._acc, self._ret, self._out)
+        reward, done, info = self._device.read_report(gpu.as_torch(self._out))
+        return self._observe(), reward, done, info
 
     @property
     def learner_seats(self) -> Any:
@@ -242,7 +237,7 @@ class GpuVectorEnv:
         """Advance every game to its learner's next decision (restarting ended games)."""
         state = self._require()
         cuda = gpu.cuda_module()
-        k = self.engine.kernels()
+        k = self._kernels
         N = self.num_envs
         for _ in range(MAX_ROUNDS):
             count = cuda.to_device(np.zeros(2, np.int64))
@@ -295,7 +290,7 @@ class GpuVectorEnv:
                     f"the opponent policy must return ({self.num_envs},) integer actions, "
                     f"got {actions.dtype} {tuple(actions.shape)}"
                 )
-            bad = gpu.kernels().count_illegal_where(actions, state.legal, self._pending)
+            bad = self._device.count_illegal_where(actions, state.legal, self._pending)
             if bad:
                 raise ValueError(f"the opponent policy chose {bad} illegal actions")
             return actions

@@ -79,6 +79,7 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .. import raw_env
+from ..bots.model import choose_actions
 
 __all__ = ["ILLEGAL_ACTION_MODES", "SHARED_MODULE", "RLlibEnv", "RLlibModuleBot"]
 
@@ -416,10 +417,8 @@ class RLlibModuleBot:
         """(b,) int64 legal actions for (b, obs_dim) `observations` and (b, A) bool `masks`:
         the module's greedy arg-max (`rng` and `kwargs` are not read)."""
         logits = self.logits(observations, masks)
-        if not self.deterministic:
-            # Gumbel-max: a sample from softmax(logits) drawn with the caller's rng.
-            logits = logits + rng.gumbel(size=logits.shape).astype(np.float32)
-        return logits.argmax(axis=1).astype(np.int64)
+        draw = None if self.deterministic else rng
+        return choose_actions(logits, np.asarray(masks, dtype=bool), draw, noise="gumbel")
 
     def __repr__(self) -> str:
         mode = "greedy" if self.deterministic else "sampled"

@@ -88,6 +88,7 @@ def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:
     from kanaloa_env.core.kahuna import init as kahuna_init
     from kanaloa_env.core.kanaloa import Config, init
     from kanaloa_env.core.kanaloa import gpu as kanaloa_gpu
+    from kanaloa_env.wrappers import gpu_learner
 
     i64, f32, b1, u64, i8, i32 = (
         types.int64,
@@ -107,21 +108,31 @@ def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:
         c = numba.typeof(cfg._rules)
         s = numba.typeof(state.kernel_type(**state.arrays()))
         k = gpu_kernels.GameKernels(engine)
-        sigs: dict[str, tuple[Any, ...]] = {
-            "step": (c, s, i64[::1], i64),
-            "reset": (c, s, i64[::1], u64[::1], i64),
-            "observe": (c, s, i64[::1], b1, f32[:, ::1], i64),
+        sigs: dict[str, tuple[Any, tuple[Any, ...]]] = {
+            "step": (k, (c, s, i64[::1], i64)),
+            "reset": (k, (c, s, i64[::1], u64[::1], i64)),
+            "observe": (k, (c, s, i64[::1], b1, f32[:, ::1], i64)),
         }
         if env:
-            sigs["learner_step"] = (c, s, i64[::1], i8[::1], f32[::1], i32[::1], f32[:, ::1], i64)
-            sigs["advance"] = (
-                *(c, s, i8[::1], f32[::1], f32[::1], i32[::1], i64[::1], i64[::1]),
-                *(f32[:, ::1], b1[::1], i64[::1], u64, i64, i64, b1, i64),
+            learner = gpu_learner.LearnerKernels(engine)
+            sigs["learner_step"] = (
+                learner,
+                (c, s, i64[::1], i8[::1], f32[::1], i32[::1], f32[:, ::1], i64),
             )
-            sigs["opponents_step"] = (c, s, i64[::1], b1[::1], i8[::1], f32[::1], i64)
-            sigs["random_play"] = (c, s, i64[::1], i64[::1], u64, i64, f32[:, ::1], b1, i64, i64)
-        for name, sig in sigs.items():
-            out[f"{engine.name}.{name}"] = (getattr(k, name), sig)
+            sigs["advance"] = (
+                learner,
+                (
+                    *(c, s, i8[::1], f32[::1], f32[::1], i32[::1], i64[::1], i64[::1]),
+                    *(f32[:, ::1], b1[::1], i64[::1], u64, i64, i64, b1, i64),
+                ),
+            )
+            sigs["opponents_step"] = (learner, (c, s, i64[::1], b1[::1], i8[::1], f32[::1], i64))
+            sigs["random_play"] = (
+                k,
+                (c, s, i64[::1], i64[::1], u64, i64, f32[:, ::1], b1, i64, i64),
+            )
+        for name, (owner, sig) in sigs.items():
+            out[f"{engine.name}.{name}"] = (getattr(owner, name), sig)
     from kanaloa_env.games.kahuna import gpu_heuristic as kahuna_heuristic
     from kanaloa_env.games.kanaloa import gpu_heuristic as kanaloa_heuristic
 
@@ -141,10 +152,10 @@ def kernels_to_compile(env: bool) -> dict[str, tuple[Any, tuple[Any, ...]]]:
         out[name] = (kernel, (c, s, b1[::1], *arrays, i64[::1], i64))
     out["fill.bool"] = (gpu_kernels.fill, (b1[::1], b1, i64))
     out["fill.uint64"] = (gpu_kernels.fill, (u64[::1], u64, i64))
-    out["collect"] = (gpu_kernels.collect, (f32[::1], f32[::1], f32[:, ::1], i64))
+    out["collect"] = (gpu_learner.collect, (f32[::1], f32[::1], f32[:, ::1], i64))
     out["illegal"] = (gpu_kernels._illegal, (i64[::1], b1[:, ::1], i8[::1], i8, i64[::1], i64))
     out["illegal_where"] = (
-        gpu_kernels._illegal_where,
+        gpu_learner._illegal_where,
         (i64[::1], b1[:, ::1], b1[::1], i64[::1], i64),
     )
     return out

@@ -77,7 +77,7 @@ def test_a_tiny_run_trains_resumes_and_writes_a_policy_that_plays(tmp_path: Path
     assert torch.load(out / "checkpoint.pt", weights_only=True)["steps"] == 54
 
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
 
     bot = PolicyBot.load(str(out / "policy.npz"))
     result = run_tournament([bot, "random"], game="kahuna", num_games=2, seed=0)
@@ -115,7 +115,7 @@ def test_kanaloa_against_its_heuristic_on_the_device(tmp_path: Path) -> None:
     assert "warm start: 18 heuristic decisions played" in log
     assert "evaluation at 18 decisions: greedy won" in log
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.bots.policy_file import PolicyBot
+    from kanaloa_env.bots.policy_bot import PolicyBot
 
     bot = PolicyBot.load(str(tmp_path / "policy.npz"))
     result = run_tournament([bot, "heuristic", "heuristic"], num_players=3, num_games=3, seed=0)

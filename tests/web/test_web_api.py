@@ -328,7 +328,7 @@ def test_policy_files_only_as_npz_and_by_label(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no such folder"):
         Catalogue.from_paths(record_dirs=[str(tmp_path / "none")])
     pytest.importorskip("torch")
-    from kanaloa_env.bots.policy_file import shipped_paths
+    from kanaloa_env.bots.policy_bot import shipped_paths
 
     path = shipped_paths("kahuna")[2]
     cat = Catalogue.from_paths(policies=[path])

@@ -387,7 +387,8 @@ def test_policy_weights_are_loaded_once_and_never_changed() -> None:
     pytest.importorskip("torch")
     import numpy as np
 
-    from kanaloa_env.bots.policy_file import load_policy, shipped_paths
+    from kanaloa_env.bots.policy_file import load_policy
+    from kanaloa_env.bots.policy_bot import shipped_paths
 
     cat = Catalogue()
     a = Session.play(cat, "kanaloa", 5, None, ["net"] * 5, seed=1)
@@ -413,7 +414,7 @@ def test_policy_weights_are_loaded_once_and_never_changed() -> None:
 
 def test_a_changed_policy_file_is_loaded_again(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    from kanaloa_env.bots.policy_file import shipped_paths
+    from kanaloa_env.bots.policy_bot import shipped_paths
     from kanaloa_env.web.session import shared_policy_bot
 
     path = tmp_path / "p.npz"

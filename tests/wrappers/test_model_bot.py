@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import RandomBot, sample_legal
-from kanaloa_env.bots.model import CallableBot
+from kanaloa_env.bots.model import CallableBot, choose_actions
 from kanaloa_env.core import Config, init, observe, step
 from kanaloa_env.evaluation import evaluate, wilson_interval
 from kanaloa_env.wrappers import VectorDriver
@@ -125,6 +125,68 @@ def test_callable_bot_checks_its_output() -> None:
         CallableBot(lambda o, m, r: np.zeros(len(m))).act(obs, masks, None)
     with pytest.raises(TypeError):
         CallableBot(3)
+
+
+def _logits_and_masks(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(0, 2, size=(500, 12)).astype(np.float32)
+    masks = rng.random((500, 12)) < 0.4
+    masks[np.arange(500), rng.integers(0, 12, 500)] = True  # a legal action in every row
+    return logits, masks
+
+
+def test_choose_actions_greedy_is_the_best_legal_action() -> None:
+    logits, masks = _logits_and_masks()
+    got = choose_actions(logits, masks)
+    assert got.dtype == np.int64 and masks[np.arange(500), got].all()
+    best = np.where(masks, logits, logits.min() - 1).argmax(axis=1)
+    np.testing.assert_array_equal(got, best)
+    assert not np.array_equal(got, logits.argmax(axis=1))  # the mask mattered
+    np.testing.assert_array_equal(logits, _logits_and_masks()[0])  # the input is left alone
+
+
+@pytest.mark.parametrize("noise", ["uniform", "gumbel"])
+def test_choose_actions_samples_the_masked_softmax(noise: str) -> None:
+    """Each noise samples softmax(logits) over the legal actions: the frequencies of one
+    row over many draws are its probabilities (tolerance: 5 standard deviations)."""
+    logits = np.array([[1.0, 0.0, 2.0, -1.0, 0.5]], dtype=np.float32)
+    masks = np.array([[True, True, True, False, True]])
+    rng = np.random.default_rng(1)
+    n = 20_000
+    counts = np.bincount(
+        choose_actions(np.repeat(logits, n, 0), np.repeat(masks, n, 0), rng, noise=noise),
+        minlength=5,
+    )
+    p = np.where(masks[0], np.exp(logits[0]), 0.0)
+    p /= p.sum()
+    assert counts[3] == 0
+    assert np.all(np.abs(counts / n - p) <= 5 * np.sqrt(p * (1 - p) / n) + 1e-12)
+
+
+def test_choose_actions_keeps_each_noise_s_random_stream() -> None:
+    """The two noises are the draws the policy bots ("uniform") and RLlibModuleBot
+    ("gumbel") have always made, so seeded play is unchanged."""
+    logits, masks = _logits_and_masks(2)
+    rng = np.random.default_rng(3)
+    u = rng.random(logits.shape, dtype=np.float32)
+    scores = logits - np.log(-np.log(np.clip(u, 1e-12, 1.0 - 1e-7)))
+    uniform = np.where(masks, scores, -np.inf).argmax(axis=1)
+    gumbel = np.where(masks, logits, -np.inf) + rng.gumbel(size=logits.shape).astype(np.float32)
+    rng = np.random.default_rng(3)
+    np.testing.assert_array_equal(choose_actions(logits, masks, rng), uniform)
+    np.testing.assert_array_equal(
+        choose_actions(logits, masks, rng, noise="gumbel"), gumbel.argmax(1)
+    )
+
+
+def test_choose_actions_rejects_bad_arguments() -> None:
+    logits, masks = _logits_and_masks()
+    with pytest.raises(ValueError, match="noise must be one of"):
+        choose_actions(logits, masks, np.random.default_rng(0), noise="normal")
+    with pytest.raises(ValueError, match=r"shape \(b, A\)"):
+        choose_actions(logits[:, :5], masks)
+    with pytest.raises(ValueError, match=r"shape \(b, A\)"):
+        choose_actions(logits[0], masks[0])
 
 
 def test_wilson_interval_known_values() -> None:

@@ -156,6 +156,109 @@ def test_bad_arguments_are_named(cpu, gpu, cfg) -> None:  # type: ignore[no-unty
         gpu.to_device(dev)
 
 
+_K1, _K2 = np.array([11], dtype=np.uint64), np.array([11, 12], dtype=np.uint64)
+# (function, arguments from (state, config, legal)): the same arguments for both targets,
+# the state each target's own. Good and bad arguments alike.
+ARGUMENTS = [
+    ("init", lambda s, c, legal: ((c, 3), {})),
+    ("init", lambda s, c, legal: ((c, 0), {})),
+    ("init", lambda s, c, legal: ((c, 2.0), {})),
+    ("init", lambda s, c, legal: ((c, True), {})),
+    ("init", lambda s, c, legal: ((c, 3), {"seed": -1})),
+    ("init", lambda s, c, legal: ((c, 3), {"seed": 2**64})),
+    ("init", lambda s, c, legal: ((c, 3), {"first_game": 2**64 - 2})),
+    ("init", lambda s, c, legal: ((c, 3), {"first_game": np.uint64(7)})),
+    ("init", lambda s, c, legal: ((None, 3), {})),
+    ("init_from_keys", lambda s, c, legal: ((c, _K2), {})),
+    ("init_from_keys", lambda s, c, legal: ((c, np.array([1, 2])), {})),
+    ("init_from_keys", lambda s, c, legal: ((c, np.zeros(0, np.uint64)), {})),
+    ("init_from_keys", lambda s, c, legal: ((c, np.ones((2, 2), np.uint64)), {})),
+    ("init_from_keys", lambda s, c, legal: ((c, _K2), {"threads": 2})),
+    ("init_from_keys", lambda s, c, legal: ((c, _K2), {"threads": 0})),
+    ("init_from_keys", lambda s, c, legal: (({}, _K2), {})),
+    ("reset_games", lambda s, c, legal: ((s, [-1], _K1), {})),
+    ("reset_games", lambda s, c, legal: ((s, np.array([-4, 3]), _K2), {})),
+    ("reset_games", lambda s, c, legal: ((s, [-5], _K1), {})),
+    ("reset_games", lambda s, c, legal: ((s, [4], _K1), {})),
+    ("reset_games", lambda s, c, legal: ((s, [1.0], _K1), {})),
+    ("reset_games", lambda s, c, legal: ((s, np.array([True, False, False, True]), _K2), {})),
+    ("reset_games", lambda s, c, legal: ((s, np.array([True, False]), _K1), {})),
+    ("reset_games", lambda s, c, legal: ((s, [0, 2], _K1), {})),
+    ("reset_games", lambda s, c, legal: ((s, [0, 2], [5, 6]), {})),
+    ("reset_games", lambda s, c, legal: ((s, [], []), {})),
+    ("reset_games", lambda s, c, legal: ((s, [1], _K1), {"threads": -1})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1)), {})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1).tolist()), {"threads": 3})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1).astype(np.uint8)), {})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1).astype(float)), {})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1) > 0), {})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1)[:3]), {})),
+    ("step", lambda s, c, legal: ((s, np.array([0, 999, -1, 0])), {})),
+    ("step", lambda s, c, legal: ((s, np.full(4, 2**64 - 1, np.uint64)), {})),
+    ("step", lambda s, c, legal: ((s, (~legal).argmax(1)), {})),
+    ("step", lambda s, c, legal: ((s, legal.argmax(1)), {"threads": 0})),
+    ("step_inplace", lambda s, c, legal: ((s, legal.argmax(1)), {})),
+    ("step_inplace", lambda s, c, legal: ((s, legal.argmax(1).astype(float)), {"validate": False})),
+    ("step_inplace", lambda s, c, legal: ((s, legal.argmax(1)[:2]), {"validate": False})),
+    ("step_inplace", lambda s, c, legal: ((s, (~legal).argmax(1)), {})),
+    ("validate_actions", lambda s, c, legal: ((s, legal.argmax(1).astype(np.int32)), {})),
+    ("validate_actions", lambda s, c, legal: ((s, [[0, 0, 0, 0]]), {})),
+    ("observe", lambda s, c, legal: ((s,), {})),
+    ("observe", lambda s, c, legal: ((s, 1), {})),
+    ("observe", lambda s, c, legal: ((s, np.int8(1)), {"threads": 2})),
+    ("observe", lambda s, c, legal: ((s, [0, 1, 1, 0]), {})),
+    ("observe", lambda s, c, legal: ((s, -1), {})),
+    ("observe", lambda s, c, legal: ((s, 7), {})),
+    ("observe", lambda s, c, legal: ((s, 1.5), {})),
+    ("observe", lambda s, c, legal: ((s, True), {})),
+    ("observe", lambda s, c, legal: ((s, [0, 1]), {})),
+    ("observe", lambda s, c, legal: ((s, 0), {"threads": 0})),
+]
+
+
+def _outcome(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    """("ok", result) or (the exception's type, its message)."""
+    try:
+        return "ok", fn(*args, **kwargs)
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+
+
+def _on_host(value):  # type: ignore[no-untyped-def]
+    if isinstance(value, core_gpu.DeviceState):
+        return value.to_host()
+    return core_gpu.host_array(value) if core_gpu.is_device_array(value) else value
+
+
+@pytest.mark.parametrize(("cpu", "gpu", "cfg"), ENGINES, ids=IDS)
+@pytest.mark.parametrize(
+    ("name", "arguments"), ARGUMENTS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(ARGUMENTS)]
+)
+def test_the_device_engine_takes_arguments_as_the_cpu_engine_does(  # type: ignore[no-untyped-def]
+    cpu, gpu, cfg, name, arguments
+) -> None:
+    """The same arguments are taken or refused alike, with the same error; where taken,
+    the results and the states agree."""
+    host = cpu.init(cfg, 4, seed=3)
+    cpu.step_inplace(host, _first_legal(host.legal))
+    dev = gpu.to_device(host)
+    legal = host.legal.copy()
+    args, kwargs = arguments(host, cfg, legal)
+    want = _outcome(getattr(cpu, name), *args, **kwargs)
+    args, kwargs = arguments(dev, cfg, legal)
+    got = _outcome(getattr(gpu, name), *args, **kwargs)
+    assert got[0] == want[0]
+    if want[0] != "ok":
+        assert got[1] == want[1]
+    else:
+        result = _on_host(got[1])
+        if isinstance(want[1], np.ndarray):
+            np.testing.assert_array_equal(result, want[1])
+        else:
+            assert result == want[1]
+    assert dev.to_host() == host
+
+
 def test_the_engines_do_not_take_each_others_states() -> None:
     dev = kahuna_gpu.init(kahuna.Config(), 2)
     with pytest.raises(TypeError, match="kanaloa DeviceState"):

@@ -16,7 +16,7 @@ from kanaloa_env.games import get_game
 from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
 
 torch = pytest.importorskip("torch")
-_SALT = np.uint64(0x632BE59BD9B4E019)  # gpu_kernels._DRAW_SALT
+_SALT = np.uint64(0x632BE59BD9B4E019)  # gpu_kernels.DRAW_SALT
 
 
 def _first_legal(mask: Any) -> Any:
