@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.batch import check_view_call
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
@@ -146,22 +147,11 @@ class HeuristicBot:
             ValueError: shapes disagree, a seat is not at the table, or a mask row has
                 no legal action.
         """
-        if view is None or seats is None:
-            raise TypeError(
-                "HeuristicBot needs view=public_view(state, seats) and seats= (uses_state=True)"
-            )
-        masks = np.asarray(masks)
-        seats = np.asarray(seats)
-        if seats.dtype.kind not in "iu":  # a float seat would be truncated silently
-            raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+        view, seats, masks = check_view_call(
+            "HeuristicBot", view, seats, masks, State, "kanaloa_env.core.State", NUM_ACTIONS
+        )
         seats = seats.astype(np.intp)
         b = len(masks)
-        if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
-            raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
-        if view.batch_size != b or seats.shape != (b,):
-            raise ValueError(
-                f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-            )
         if ((seats < 0) | (seats >= view.num_players)).any():
             raise ValueError(f"seats must be in 0..{view.num_players - 1}, got {seats.tolist()}")
         if b and not masks.any(axis=1).all():
