@@ -213,37 +213,12 @@ def _decide_range(c, s, seats, masks, params, out, lo, hi, work):  # type: ignor
     so the full state and its public view give the same actions (the GPU's heuristic
     reads the full state). `work`: the work arrays, the per-player ones (`trick`,
     `cards`, `dist`, `progress`) `c.num_players` long (a trick's cards)."""
-    mine, unseen, above, suit_unseen, trick, cards = (
-        work[0],
-        work[1],
-        work[2],
-        work[3],
-        work[4],
-        work[5],
-    )
-    keep, pw, win, dist, progress = work[6], work[7], work[8], work[9], work[10]
+    mine, dist, progress = work[0], work[9], work[10]
     for i in range(lo, hi):
         phase = s.phase[i]
         mask = masks[i]
         if phase == Phase.PLAY:
-            out[i] = _play(
-                c,
-                s,
-                i,
-                seats[i],
-                mask,
-                params,
-                mine,
-                unseen,
-                above,
-                suit_unseen,
-                trick,
-                cards,
-                keep,
-                pw,
-                win,
-                dist,
-            )
+            out[i] = _play(c, s, i, seats[i], mask, params, work)
         elif phase == Phase.REMOVE_OCTOPUS or phase == Phase.REMOVE_ROUND_END:
             out[i] = _remove(c, s, i, seats[i], mask, dist, progress)
         elif phase == Phase.ANNOUNCE:
@@ -443,24 +418,11 @@ def _first_min(values, ok, n):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _play(  # type: ignore[no-untyped-def]
-    c,
-    s,
-    g,
-    seat,
-    mask,
-    params,
-    mine,
-    unseen,
-    above,
-    suit_unseen,
-    trick,
-    cards,
-    keep,
-    pw,
-    win,
-    dist,
-):
+def _play(c, s, g, seat, mask, params, work):  # type: ignore[no-untyped-def]
+    """The card seat `seat` plays in game g (`HeuristicBot`, "Playing a card");
+    `work`: `_decide_range`'s work arrays."""
+    mine, unseen, above, suit_unseen = work[0], work[1], work[2], work[3]
+    trick, cards, keep, pw, win, dist = work[4], work[5], work[6], work[7], work[8], work[9]
     P = c.num_players
     n_in = _card_info(c, s, g, seat, mine, unseen, above, suit_unseen, trick)
     _keep_values(c, s, g, seat, mine, unseen, above, suit_unseen, keep)
