@@ -111,8 +111,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     require(p, args, (*counts, "epochs", "torch_threads"), lambda v: v >= 1, "must be >= 1")
     if args.arena_games < 0:
         p.error("--arena-games must be >= 0")
-    from kanaloa_env.bots.policy_file import load_policy
     from kanaloa_env.bots.policy_bot import shipped_paths
+    from kanaloa_env.bots.policy_file import load_policy
 
     game = parse_game(p, args.game)
     if not game.provides("search_pieces"):

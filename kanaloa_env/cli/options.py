@@ -12,26 +12,26 @@ from ..games import DEFAULT_GAME, GAMES, get_game
 from ..games.protocol import Game
 
 
-def positive_int(text: str) -> int:
-    """An argparse `type`: `text` as an int >= 1, else an error naming the value."""
+def bounded_int(text: str, low: int, high: int | None, allowed: str) -> int:
+    """An argparse `type`'s check: `text` as an int in `low..high` (no upper bound when
+    `high` is None), else an error saying it must be `allowed` and naming the value."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an int >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an int >= 1, got {value}")
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse `type`: an int >= 1, else an error naming the value."""
+    return bounded_int(text, 1, None, "an int >= 1")
 
 
 def seed_int(text: str) -> int:
-    """An argparse `type`: `text` as a seed, an int in 0..2**64-1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an int in 0..2**64-1, got {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be an int in 0..2**64-1, got {value}")
-    return value
+    """An argparse `type`: a seed, an int in 0..2**64-1."""
+    return bounded_int(text, 0, 2**64 - 1, "an int in 0..2**64-1")
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

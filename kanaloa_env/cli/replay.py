@@ -38,7 +38,7 @@ from ..drawing.terminal import add_color_option, color_from_option, plural
 from ..games import GAMES
 from ..records import ReplayError, describe_step, load_records, replay
 from ..render import SCALE_RANGE, render_text
-from .options import positive_int
+from .options import bounded_int, positive_int
 
 __all__ = ["main", "printable"]
 
@@ -66,13 +66,7 @@ def _scale(text: str) -> float:
 
 def _index(text: str) -> int:
     """--index: an int >= 0 (its upper bound is the file's number of games, checked later)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an int >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an int >= 0, got {value}")
-    return value
+    return bounded_int(text, 0, None, "an int >= 0")
 
 
 def _game_name(text: str) -> str:

@@ -56,6 +56,15 @@ def check_int_in(value: object, lo: int, hi: int, name: str) -> int:
     return int(value)
 
 
+def check_config_ints(config: object, bounds: Mapping[str, tuple[int, int]]) -> None:
+    """Check each int field `name` of the frozen `config` dataclass to be in
+    `bounds[name]` = (lo, hi) (`check_int_in`, named "Config.<name>") and store it
+    as a Python int (in `__post_init__`)."""
+    for name, (lo, hi) in bounds.items():
+        value = check_int_in(getattr(config, name), lo, hi, f"Config.{name}")
+        object.__setattr__(config, name, value)
+
+
 def check_index(value: object, size: int, name: str) -> int:
     """`value` as an int in 0..size-1 (a Python or numpy integer, not a bool or a
     float or a string), or a TypeError/ValueError naming `name`."""
@@ -104,6 +113,40 @@ def check_counts(n: object, batch_size: int) -> np.ndarray:
     if (c < 1).any():
         raise ValueError(f"n must be >= 1, got {np.asarray(n).tolist()}")
     return c.astype(np.int64)
+
+
+def check_view_call(
+    who: str,
+    view: object,
+    seats: object,
+    masks: object,
+    state_type: type[S],
+    state_name: str,
+    num_actions: int,
+) -> tuple[S, np.ndarray, np.ndarray]:
+    """The arguments of a call of a bot that reads states (`who`, e.g. "HeuristicBot")
+    checked against each other: `view` a `state_type` of b games (`state_name` in the
+    message), (b,) integer `seats`, (b, `num_actions`) bool `masks`. Returns the view,
+    the seats as given (checked integers) and the masks as an array; the caller checks
+    what its seats and rows must be. TypeError/ValueError saying what is wrong."""
+    if view is None or seats is None:
+        raise TypeError(f"{who} needs view=public_view(state, seats) and seats= (uses_state=True)")
+    if not isinstance(view, state_type):
+        raise TypeError(f"view must be a {state_name}, got {type(view).__name__}")
+    masks = np.asarray(masks)
+    seats = np.asarray(seats)
+    if seats.dtype.kind not in "iu":  # a float seat would be truncated silently
+        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+    b = len(masks) if masks.ndim else -1
+    if masks.shape != (b, num_actions) or masks.dtype != bool:
+        raise ValueError(
+            f"masks must be a (b, {num_actions}) bool array, got {masks.dtype} {masks.shape}"
+        )
+    if view.batch_size != b or seats.shape != (b,):
+        raise ValueError(
+            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
+        )
+    return view, seats, masks
 
 
 def legal_entries(actions: np.ndarray, legal: np.ndarray) -> np.ndarray:

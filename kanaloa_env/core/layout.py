@@ -27,3 +27,22 @@ def markdown_rows(layout: Sequence[tuple[str, int, str]]) -> list[str]:
         rows.append(f"| `{name}` | {at} | {size} | {meaning} |")
         at += size
     return rows
+
+
+def layout_document(
+    title: str, module: str, path: str, intro: Sequence[str], layout: Sequence[tuple[str, int, str]]
+) -> str:
+    """The text of a game's observation doc page `path` (a Markdown file): the `title`,
+    how `python -m module` generates it from `module`'s `OBS_LAYOUT`, the `intro`
+    lines and the layout's table (`markdown_rows`)."""
+    lines = [
+        f"# {title}",
+        "",
+        f"Generated from `{module}.OBS_LAYOUT` by",
+        f"`python -m {module} > {path}`; a test checks it is current.",
+        "",
+        *intro,
+        "",
+        *markdown_rows(layout),
+    ]
+    return "\n".join(lines) + "\n"

@@ -10,15 +10,24 @@ never the bots.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from ..core.batch import BatchedState
+from ..core.batch import BatchedState, check_view_call
 from ..core.rng import draws
 
-__all__ = ["HORIZONS", "POLICIES", "HeuristicRollouts", "SearchGame", "check_act", "keyed_legal"]
+__all__ = [
+    "HORIZONS",
+    "POLICIES",
+    "HeuristicRollouts",
+    "SearchGame",
+    "SearchRules",
+    "check_act",
+    "keyed_legal",
+]
 
 # The default policies and horizons a game's pieces take (`SearchGame` factories).
 POLICIES = ("heuristic", "random")
@@ -90,16 +99,70 @@ _NO_OBS = np.zeros((0, 0), dtype=np.float32)
 _NO_RNG = np.random.default_rng(0)
 
 
+@dataclass(frozen=True)
+class SearchRules:
+    """A game's rules as the search pieces (`HeuristicRollouts`) use them.
+
+    Attributes:
+        state_type: the game's state class; `state_name` names it in errors.
+        num_actions: the size of the action space (the masks' width).
+        info_keys: `SearchGame.info_keys` (the game's `decision_keys`).
+        determinize: `SearchGame.determinize` (the game's `determinize_from_keys`).
+        step: applies (R,) legal actions to a state in place.
+        round_counter: the state's field that grows when a round ends, the horizon
+            "round" (Kanaloa's `round`, Kahuna's `num_scorings`).
+    """
+
+    state_type: type[BatchedState]
+    state_name: str
+    num_actions: int
+    info_keys: Callable[[Any, np.ndarray, np.uint64], np.ndarray]
+    determinize: Callable[[Any, np.ndarray, np.ndarray, np.ndarray], Any]
+    step: Callable[[Any, np.ndarray], object]
+    round_counter: str
+
+
 @dataclass
 class HeuristicRollouts:
-    """`SearchGame.policy` and `prior` for a game whose heuristic bot acts on states
-    (`uses_state`, deterministic): rollouts by that bot or uniformly at random
-    (`rollout_policy` "heuristic" or "random"), and the bot's choice as the prior.
-    A game's pieces subclass it and set `_heuristic` to the bot."""
+    """A `SearchGame` but for `value`, for a game whose heuristic bot acts on states
+    (`uses_state`, deterministic): its rules (`rules`, a `SearchRules`), the horizons
+    "round" (until `rules.round_counter` grows, or the game ends) and "game",
+    rollouts by that bot or uniformly at random (`rollout_policy` "heuristic" or
+    "random"), and the bot's choice as the prior. A game's pieces subclass it, set
+    `rules` and `_heuristic` (the bot) and write `value`."""
 
     rollout_policy: str = "heuristic"
     horizon: str = "round"
     _heuristic: Any = field(default=None, repr=False)
+    rules: ClassVar[SearchRules]
+
+    def check(
+        self, view: object, seats: object, masks: object
+    ) -> tuple[Any, np.ndarray, np.ndarray]:
+        r = self.rules
+        return check_act(view, seats, masks, r.state_type, r.num_actions, r.state_name)
+
+    def info_keys(self, view: Any, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        return self.rules.info_keys(view, seats, base)
+
+    def determinize(
+        self, view: Any, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
+    ) -> Any:
+        return self.rules.determinize(view, seats, counts, keys)
+
+    def step(self, state: Any, actions: np.ndarray) -> None:
+        self.rules.step(state, actions)
+
+    def marker(self, state: Any) -> np.ndarray:
+        # A copy: the rollouts step the state, and the marker is where they began.
+        counter: np.ndarray = getattr(state, self.rules.round_counter)
+        return counter.astype(np.int64)
+
+    def stopped(self, state: Any, marker: np.ndarray) -> np.ndarray:
+        done: np.ndarray = state.terminated | state.truncated
+        if self.horizon == "game":
+            return done
+        return done | (getattr(state, self.rules.round_counter) > marker)
 
     def policy(self, state: Any, keys: np.ndarray, step: int) -> np.ndarray:
         """`SearchGame.policy`: the heuristic's actions in `state`, or random legal ones
@@ -128,29 +191,15 @@ def check_act(
     that are the players to act, (b, `num_actions`) bool `masks` within the view's legal
     mask with a legal action in every row. Returns them as the state, intp seats and
     the mask array."""
-    if view is None or seats is None:
-        raise TypeError(
-            "SearchBot needs view=public_view(state, seats) and seats= (uses_state=True)"
-        )
-    if not isinstance(view, state_type):
-        raise TypeError(f"view must be a {state_name}, got {type(view).__name__}")
-    masks = np.asarray(masks)
-    seats = np.asarray(seats)
-    if seats.dtype.kind not in "iu":
-        raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
-    b = len(masks) if masks.ndim else -1
-    if masks.shape != (b, num_actions) or masks.dtype != bool:
-        raise ValueError(f"masks must be a (b, {num_actions}) bool array, got {masks.shape}")
+    view, seats, masks = check_view_call(
+        "SearchBot", view, seats, masks, state_type, state_name, num_actions
+    )
     current = view.current_player  # type: ignore[attr-defined]
-    if view.batch_size != b or seats.shape != (b,):
-        raise ValueError(
-            f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-        )
     if (seats != current).any():
         raise ValueError(
             f"seats must be each game's player to act {current.tolist()}, got {seats.tolist()}"
         )
-    if b and not masks.any(axis=1).all():
+    if len(masks) and not masks.any(axis=1).all():
         raise ValueError("every mask row needs at least one legal action")
     if (masks & ~view.legal).any():  # type: ignore[attr-defined]
         raise ValueError("masks allow an action the view's legal mask does not")

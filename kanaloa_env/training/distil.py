@@ -272,8 +272,8 @@ def policy_weights(
             with the seed, the method and, given `sources` (`load_decisions`), the labels.
         sources: what the labels are.
     """
-    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata
     from kanaloa_env.bots.policy_bot import sequential_layers
+    from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata
 
     layers = sequential_layers(net)
     training = {

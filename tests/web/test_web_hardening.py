@@ -387,8 +387,8 @@ def test_policy_weights_are_loaded_once_and_never_changed() -> None:
     pytest.importorskip("torch")
     import numpy as np
 
-    from kanaloa_env.bots.policy_file import load_policy
     from kanaloa_env.bots.policy_bot import shipped_paths
+    from kanaloa_env.bots.policy_file import load_policy
 
     cat = Catalogue()
     a = Session.play(cat, "kanaloa", 5, None, ["net"] * 5, seed=1)

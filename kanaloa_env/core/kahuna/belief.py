@@ -39,6 +39,7 @@ from ..engine import Sampler
 from ..kernels import argsort_small, kernel, run_batch, small_kernel
 from ..rng import draw_one, mix64_one, round_base
 from . import cards
+from .cards import list_cards
 from .constants import NO_CARD, NUM_CARDS, NUM_ISLANDS, ROW_SLOTS
 from .masks import refresh_game
 from .state import State
@@ -168,7 +169,7 @@ def _sample(state: State, seat: np.ndarray, counts: np.ndarray, keys: np.ndarray
         index.astype(np.int64),
         seat.astype(np.int64),
         keys,
-        hidden.astype(np.int64),
+        cards.from_counts(hidden).astype(np.int64),
         places.astype(np.int64),
     )
     return out
@@ -187,22 +188,14 @@ def _deal_range(c, s, game, index, seat, keys, hidden, places, lo, hi):  # type:
 
 @small_kernel
 def deal_sample(c, s, g, seat, key, hidden, places, words, order, listed):  # type: ignore[no-untyped-def]
-    """Deal game g's hidden cards (`hidden`, (12,) per island) anew for a sample with
+    """Deal game g's hidden cards (`hidden`, a count word) anew for a sample with
     `key`: a uniformly random order of them (pads last), whose first `places[0]`
     cards complete the opponent's hand beyond `known`, the next `places[1]` are its
     face-down discards and the next `places[2]` the pile (top first); the key is
     fresh, the public-view counters 0, the mask recomputed. `words` (uint64),
     `order` and `listed` (int64) are work arrays of 24."""
     # The hidden cards listed by island, padded to 24 with `_PAD`.
-    n = 0
-    for x in range(NUM_ISLANDS):
-        k = hidden[x]
-        if k >= 1:
-            listed[n] = x
-            n += 1
-        if k >= 2:
-            listed[n] = x
-            n += 1
+    n = list_cards(hidden, listed)
     for j in range(n, NUM_CARDS):
         listed[j] = _PAD
     # A uniformly random order of the real cards (pads last): sort by (is pad, hash).

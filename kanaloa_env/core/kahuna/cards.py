@@ -45,6 +45,23 @@ def num_cards(word):  # type: ignore[no-untyped-def]
     return (w + (w >> 8) + (w >> 16)) & 0xFF
 
 
+@small_kernel
+def list_cards(word, listed):  # type: ignore[no-untyped-def]
+    """Write the cards of the count word `word` (an int64) into `listed` (int64, 24 or
+    more) by island, each as often as it is held (canonical order, as `islands_of`);
+    return how many there are."""
+    n = 0
+    for x in range(NUM_ISLANDS):
+        k = count_of(word, x)
+        if k >= 1:
+            listed[n] = x
+            n += 1
+        if k >= 2:
+            listed[n] = x
+            n += 1
+    return n
+
+
 def size(words: np.ndarray) -> np.ndarray:
     """Number of cards in each count word (same shape, uint8).
     `words` is and `order` work arrays of the shuffle."""

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..batch import check_int_in
+from ..batch import check_config_ints
 from .constants import MAX_STONES, MIN_STONES
 
 FIRST_PLAYERS: tuple[str | int, ...] = ("random", 0, 1)
@@ -54,13 +54,9 @@ class Config:
     _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, lo, hi in (
-            ("stones_per_player", MIN_STONES, MAX_STONES),
-            ("max_turns", 1, MAX_MAX_TURNS),
-        ):
-            object.__setattr__(
-                self, name, check_int_in(getattr(self, name), lo, hi, f"Config.{name}")
-            )
+        check_config_ints(
+            self, {"stones_per_player": (MIN_STONES, MAX_STONES), "max_turns": (1, MAX_MAX_TURNS)}
+        )
         fp = self.first_player
         if isinstance(fp, bool) or not isinstance(fp, (str, int)) or fp not in FIRST_PLAYERS:
             raise ValueError(

@@ -8,6 +8,7 @@ islands is a uint16 with bit `x` for island `x` (K1.1). Multisets of cards are
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
 
 import numpy as np
@@ -158,6 +159,31 @@ def _action_tables() -> tuple[np.ndarray, ...]:
 ACTION_KIND, ACTION_LINE, ACTION_CARD, ACTION_CARD2, ACTION_SLOT = _action_tables()
 
 
+def action_words(action: int, forms: Mapping[Kind, str]) -> str:
+    """Action `action` (in range) in the words of `forms`, a `str.format` template per
+    kind, with the fields {line} (the line's name), {x} and {y} (the islands of the
+    cards spent) and {slot} (the face-up slot); one table of words per use (the
+    engine's names, the terminal's notation, the descriptions)."""
+    a = int(action)
+    return forms[Kind(int(ACTION_KIND[a]))].format(
+        line=LINE_NAMES[ACTION_LINE[a]],
+        x=ISLAND_NAMES[ACTION_CARD[a]],
+        y=ISLAND_NAMES[ACTION_CARD2[a]],
+        slot=int(ACTION_SLOT[a]),
+    )
+
+
+_ACTION_NAMES = {
+    Kind.PLACE: "place {line} with {x}",
+    Kind.REMOVE: "remove {line} with {x}+{y}",
+    Kind.DISCARD: "discard {x}",
+    Kind.END_PLAY: "end play",
+    Kind.TAKE: "take slot {slot}",
+    Kind.DRAW: "draw",
+    Kind.SKIP: "skip",
+}
+
+
 def action_name(action: int) -> str:
     """A short readable name of an action: "place ALOA-BARI with ALOA",
     "remove ELAI-HUNA with HUNA+HUNA", "discard COCO", "end play", "take slot 0",
@@ -165,17 +191,7 @@ def action_name(action: int) -> str:
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         raise ValueError(f"action must be in 0..{NUM_ACTIONS - 1}, got {action}")
-    kind = Kind(int(ACTION_KIND[a]))
-    x, y = int(ACTION_CARD[a]), int(ACTION_CARD2[a])
-    if kind == Kind.PLACE:
-        return f"place {LINE_NAMES[ACTION_LINE[a]]} with {ISLAND_NAMES[x]}"
-    if kind == Kind.REMOVE:
-        return f"remove {LINE_NAMES[ACTION_LINE[a]]} with {ISLAND_NAMES[x]}+{ISLAND_NAMES[y]}"
-    if kind == Kind.DISCARD:
-        return f"discard {ISLAND_NAMES[x]}"
-    if kind == Kind.TAKE:
-        return f"take slot {ACTION_SLOT[a]}"
-    return {Kind.END_PLAY: "end play", Kind.DRAW: "draw", Kind.SKIP: "skip"}[kind]
+    return action_words(a, _ACTION_NAMES)
 
 
 def island_from_name(name: object) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..engine import Observer
 from ..kernels import popcount, small_kernel
-from ..layout import markdown_rows, offsets
+from ..layout import layout_document, offsets
 from .board import COUNT_BITS, bridge_counts
 from .cards import num_cards
 from .config import DISCARD_RULES
@@ -390,21 +390,19 @@ def decode(vector: np.ndarray) -> dict[str, object]:
 
 def layout_markdown() -> str:
     """The text of docs/observation-kahuna.md, generated from `OBS_LAYOUT`."""
-    lines = [
-        "# Kahuna observation layout",
-        "",
-        "Generated from `kanaloa_env.core.kahuna.observation.OBS_LAYOUT` by",
-        "`python -m kanaloa_env.core.kahuna.observation > docs/observation-kahuna.md`; a test "
-        "checks it is current.",
-        "",
+    intro = [
         f'A float32 vector of length **{OBS_DIM}** from the observer\'s point of view: "my" and',
         '"mine" are the observer\'s, "theirs" the opponent\'s. It holds only what the observer',
         "may know (KAHUNA-RULES.md K12). `kanaloa_env.core.kahuna.decode(v)` turns a vector into",
         "a dict.",
-        "",
-        *markdown_rows(OBS_LAYOUT),
     ]
-    return "\n".join(lines) + "\n"
+    return layout_document(
+        "Kahuna observation layout",
+        "kanaloa_env.core.kahuna.observation",
+        "docs/observation-kahuna.md",
+        intro,
+        OBS_LAYOUT,
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import numpy as np
 from ..engine import Setup, game_indices
 from ..kernels import argsort_small, kernel, run_batch, run_state, small_kernel
 from ..rng import draw_one, round_base
-from .cards import count_of
+from .cards import list_cards
 from .config import Config
 from .constants import (
     CARDS_PER_ISLAND,
@@ -25,7 +25,6 @@ from .constants import (
     NO_CARD,
     NO_PLAYER,
     NUM_CARDS,
-    NUM_ISLANDS,
     NUM_SCORINGS,
     ROW_SLOTS,
     START_HAND,
@@ -131,15 +130,7 @@ def shuffle_game(s, g, words, order, listed):  # type: ignore[no-untyped-def]
     """
     pool = np.int64(s.discard_up[g]) + np.int64(s.discard_down[g, 0])
     pool += np.int64(s.discard_down[g, 1])
-    n = 0
-    for x in range(NUM_ISLANDS):
-        k = count_of(pool, x)
-        if k >= 1:
-            listed[n] = x
-            n += 1
-        if k >= 2:
-            listed[n] = x
-            n += 1
+    n = list_cards(pool, listed)
     shuffled_cards(s.key[g], np.int64(s.num_scorings[g]), words, order)
     # First card = top: the row gets cards 0..2, the pile the rest, top first (stored
     # bottom first: card j >= 3 at position n - 1 - j).

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..batch import check_int_in
+from ..batch import check_config_ints
 from ..kernels import JIT_DISABLED, kernel, struct_types
 from .constants import MAX_PLAYERS, MIN_PLAYERS, ROUTE_CARDS
 from .ocean import (
@@ -89,13 +89,9 @@ class Config:
     _rules: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, lo, hi in (
-            ("num_players", MIN_PLAYERS, MAX_PLAYERS),
-            ("max_rounds", 1, MAX_MAX_ROUNDS),
-        ):
-            object.__setattr__(
-                self, name, check_int_in(getattr(self, name), lo, hi, f"Config.{name}")
-            )
+        check_config_ints(
+            self, {"num_players": (MIN_PLAYERS, MAX_PLAYERS), "max_rounds": (1, MAX_MAX_ROUNDS)}
+        )
         for name in ("nil_announcement", "announced_boat_moves", "dolphin_chain"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"Config.{name} must be a bool, got {getattr(self, name)!r}")

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..engine import Observer
 from ..kernels import kernel, popcount, small_kernel
-from ..layout import markdown_rows, offsets
+from ..layout import layout_document, offsets
 from .constants import (
     CARD_NAMES,
     MAX_OCEAN_CARDS,
@@ -486,19 +486,18 @@ def decode(vector: np.ndarray) -> dict[str, object]:
 
 def layout_markdown() -> str:
     """The text of docs/observation.md, generated from `OBS_LAYOUT`."""
-    lines = [
-        "# Observation layout",
-        "",
-        "Generated from `kanaloa_env.core.kanaloa.observation.OBS_LAYOUT` by",
-        "`python -m kanaloa_env.core.kanaloa.observation > docs/observation.md`; a test checks it is current.",
-        "",
+    intro = [
         f"A float32 vector of length **{OBS_DIM}**, the same for 3, 4 and 5 players. Seats are",
         "relative to the observer (0 = self, 1 = next in turn order, ...; seats past the table",
         "size are 0). `kanaloa_env.core.kanaloa.observation.decode(v)` turns a vector into a dict.",
-        "",
-        *markdown_rows(OBS_LAYOUT),
     ]
-    return "\n".join(lines) + "\n"
+    return layout_document(
+        "Observation layout",
+        "kanaloa_env.core.kanaloa.observation",
+        "docs/observation.md",
+        intro,
+        OBS_LAYOUT,
+    )
 
 
 if __name__ == "__main__":

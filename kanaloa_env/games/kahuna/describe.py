@@ -47,6 +47,7 @@ from ...core.kahuna.constants import (
     NUM_LINES,
     Kind,
     Phase,
+    action_words,
 )
 from ...core.kahuna.scenario import end_reason
 from ...core.kahuna.state import State
@@ -58,6 +59,7 @@ __all__ = [
     "describe_action",
     "describe_step",
     "down_count",
+    "game_and_seat",
     "hand_size",
     "holders",
     "islands_in",
@@ -81,6 +83,20 @@ def check_game_index(state: object, i: object, name: str = "i") -> int:
     if not 0 <= i < B:
         raise ValueError(f"{name} must be in 0..{B - 1}, got {i}")
     return int(i)
+
+
+def game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | None]:
+    """Game `i`'s index and the seat whose hand a view shows: `seat` (0 or 1), by
+    default the player to act (None once the game is over); TypeError/ValueError
+    for a bad `state`, `i` or `seat`."""
+    g = check_game_index(state, i, "game index i")
+    if seat is not None:
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be in 0..1, got {seat}")
+    to_act = int(state.current_player[g])
+    return g, (int(seat) if seat is not None else (to_act if to_act >= 0 else None))
 
 
 def _check_action(action: object) -> int:
@@ -132,6 +148,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+_BRIDGE_WORDS = {
+    Kind.PLACE: "place a bridge on {line}, paying {x}",
+    Kind.REMOVE: "remove the opponent's bridge on {line}, paying {x}+{y}",
+}
+
+
 def describe_action(state: State, action: int, i: int = 0) -> str:
     """What `action` means for the player to act in game `i`, in words.
 
@@ -148,17 +170,11 @@ def describe_action(state: State, action: int, i: int = 0) -> str:
     g = check_game_index(state, i)
     a = _check_action(action)
     kind = Kind(int(ACTION_KIND[a]))
-    x, y = int(ACTION_CARD[a]), int(ACTION_CARD2[a])
-    if kind == Kind.PLACE:
-        return f"place a bridge on {LINE_NAMES[ACTION_LINE[a]]}, paying {ISLAND_NAMES[x]}"
-    if kind == Kind.REMOVE:
-        return (
-            f"remove the opponent's bridge on {LINE_NAMES[ACTION_LINE[a]]}, paying "
-            f"{ISLAND_NAMES[x]}+{ISLAND_NAMES[y]}"
-        )
+    if kind in _BRIDGE_WORDS:
+        return action_words(a, _BRIDGE_WORDS)
     if kind == Kind.DISCARD:
         verb = "hand back" if state.phase[g] == Phase.DRAW else "discard"
-        return f"{verb} {ISLAND_NAMES[x]} face down"
+        return f"{verb} {ISLAND_NAMES[int(ACTION_CARD[a])]} face down"
     if kind == Kind.END_PLAY:
         return "end the final turn" if state.final_turns_left[g] > 0 else "end play"
     if kind == Kind.TAKE:

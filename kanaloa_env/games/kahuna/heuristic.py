@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import types
 
+from ...core.batch import check_view_call
 from ...core.kahuna.board import COUNT_BITS, bridge_counts, held
 from ...core.kahuna.cards import count_of, num_cards
 from ...core.kahuna.constants import (
@@ -206,26 +207,11 @@ class HeuristicBot:
             ValueError: shapes disagree, a seat is not 0 or 1 or not the player to
                 act, a game is over, or a mask row has no legal action.
         """
-        if view is None or seats is None:
-            raise TypeError(
-                "HeuristicBot needs view=public_view(state, seats) and seats= (uses_state=True)"
-            )
-        if not isinstance(view, State):
-            raise TypeError(f"view must be a Kahuna State, got {type(view).__name__}")
-        masks = np.asarray(masks)
-        seats = np.asarray(seats)
-        if seats.dtype.kind not in "iu":  # a float seat would be truncated silently
-            raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+        view, seats, masks = check_view_call(
+            "HeuristicBot", view, seats, masks, State, "Kahuna State", NUM_ACTIONS
+        )
         seats = seats.astype(np.intp)
         b = len(masks)
-        if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
-            raise ValueError(
-                f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.dtype} {masks.shape}"
-            )
-        if view.batch_size != b or seats.shape != (b,):
-            raise ValueError(
-                f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-            )
         if ((seats < 0) | (seats > 1)).any():
             raise ValueError(f"seats must be 0 or 1, got {np.unique(seats).tolist()}")
         if (view.current_player != seats).any():

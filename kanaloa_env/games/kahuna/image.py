@@ -53,7 +53,7 @@ from ...core.kahuna.constants import (
 from ...core.kahuna.state import State
 from ...drawing.canvas import Canvas
 from ..protocol import Region
-from .describe import check_game_index, down_count, hand_size, holders, lines_in, result_sentence
+from .describe import down_count, game_and_seat, hand_size, holders, lines_in, result_sentence
 
 __all__ = [
     "HEIGHT",
@@ -413,19 +413,6 @@ def _between_rims(n: int) -> tuple[tuple[float, float], ...]:
     return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
-def _game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | None]:
-    """Game `i`'s index and the seat whose hand is shown (default the player to act;
-    None once the game is over), checked."""
-    g = check_game_index(state, i, "game index i")
-    if seat is not None:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be in 0..1, got {seat}")
-    to_act = int(state.current_player[g])
-    return g, (int(seat) if seat is not None else (to_act if to_act >= 0 else None))
-
-
 @renamed_keyword("game", "i")
 def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
     """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
@@ -434,7 +421,7 @@ def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Re
     that may be discarded, the face-up cards that may be taken and the pile to draw
     from. None when the shown hand is not the player to act's; ending the play and
     skipping have no place on the picture."""
-    g, shown = _game_and_seat(state, i, seat)
+    g, shown = game_and_seat(state, i, seat)
     if shown is None or shown != int(state.current_player[g]):
         return []
     regions = []
@@ -476,7 +463,7 @@ def render_image(
     """
     if supersample not in (1, 2, 3, 4):
         raise ValueError(f"supersample must be 1..4, got {supersample!r}")
-    g, shown = _game_and_seat(state, i, seat)
+    g, shown = game_and_seat(state, i, seat)
     c = Canvas(WIDTH, HEIGHT, _DEEP, supersample, _TEXT)
     _draw_background(c)
     _draw_board(c, state, g)

@@ -40,9 +40,11 @@ from ...core.kahuna.constants import (
     TAKE_BASE,
     Kind,
     Phase,
+    action_words,
 )
 from ...core.kahuna.state import State
 from ...drawing.terminal import BOLD, paint
+from ..moves import NUMBER, move_number
 from ..protocol import Move
 from .describe import claims_of_place, islands_in, result_sentence
 from .text import PLAYER_FG
@@ -57,9 +59,6 @@ __all__ = [
     "turn_prompt",
 ]
 
-# ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "１" or "٣"
-# (which int() reads as 1 and 3), none of which a move number should be.
-_NUMBER = re.compile(r"[0-9]+")
 # Words a typed move may contain around its parts (so that "place a bridge on ALOA-BARI,
 # paying ALOA" and the engine's "place ALOA-BARI with ALOA" are understood too).
 _FILLER = frozenset(
@@ -117,23 +116,23 @@ def turn_prompt(state: State) -> str:
     return "you play cards (place, remove, discard) or end your turn by taking, drawing or skipping"
 
 
+_NOTATION = {
+    Kind.PLACE: "place {line} {x}",
+    Kind.REMOVE: "remove {line} {x} {y}",
+    Kind.DISCARD: "discard {x}",
+    Kind.END_PLAY: "end",
+    Kind.TAKE: "take {slot}",
+    Kind.DRAW: "draw",
+    Kind.SKIP: "skip",
+}
+
+
 def notation(state: State, action: int) -> str:
     """The short notation of `action` in game 0 (the start of its move label), which
     `parse_move` reads back: "place ALOA-BARI ALOA", "remove ELAI-HUNA HUNA HUNA",
-    "discard COCO", "end", "take 0", "draw", "skip".
-    `state` is the batch of games."""
-    a = int(action)
-    kind = Kind(int(ACTION_KIND[a]))
-    x, y = int(ACTION_CARD[a]), int(ACTION_CARD2[a])
-    if kind == Kind.PLACE:
-        return f"place {LINE_NAMES[ACTION_LINE[a]]} {ISLAND_NAMES[x]}"
-    if kind == Kind.REMOVE:
-        return f"remove {LINE_NAMES[ACTION_LINE[a]]} {ISLAND_NAMES[x]} {ISLAND_NAMES[y]}"
-    if kind == Kind.DISCARD:
-        return f"discard {ISLAND_NAMES[x]}"
-    if kind == Kind.TAKE:
-        return f"take {int(ACTION_SLOT[a])}"
-    return {Kind.END_PLAY: "end", Kind.DRAW: "draw", Kind.SKIP: "skip"}[kind]
+    "discard COCO", "end", "take 0", "draw", "skip". The notation depends on the action
+    alone: `state` is taken for the protocol's signature."""
+    return action_words(action, _NOTATION)
 
 
 def _effects(state: State, action: int) -> str:
@@ -241,13 +240,9 @@ def parse_move(text: str, state: State) -> int:
         raise ValueError("the game is over: there is no move to make")
     word = text.strip().lower()
     choose = f"type a move number 1..{n}"
-    if not word:
-        raise ValueError(f"nothing typed: {choose}, a move like 'take 0', h for help or q to quit")
-    if _NUMBER.fullmatch(word):
-        k = int(word)
-        if not 1 <= k <= n:
-            raise ValueError(f"there is no move {k}: {choose}")
-        return int(actions[k - 1])
+    k = move_number(word, n, "a move like 'take 0'")
+    if k is not None:
+        return int(actions[k])
     word = re.sub(r"\bhand\s+back\b", "back", word)
     tokens = [t for t in re.split(r"[\s,+\-]+", word) if t and t not in _FILLER]
     if not tokens or tokens[0] not in _COMMANDS:
@@ -314,8 +309,8 @@ def _candidates(kind: Kind, args: list[str], state: State) -> list[int]:
         return [{Kind.END_PLAY: END_PLAY, Kind.DRAW: DRAW, Kind.SKIP: SKIP}[kind]]
     if kind == Kind.TAKE:
         # "take 0", "take coco" or "take COCO from slot 0" (describe_action's words)
-        numbers = [t for t in args if _NUMBER.fullmatch(t)]
-        names = _islands([t for t in args if not _NUMBER.fullmatch(t)])
+        numbers = [t for t in args if NUMBER.fullmatch(t)]
+        names = _islands([t for t in args if not NUMBER.fullmatch(t)])
         if len(numbers) > 1 or len(names) > 1 or not args:
             raise ValueError("take what? 'take 0', 'take 1', 'take 2' or 'take ISLAND'")
         if numbers:

@@ -12,7 +12,8 @@ asks for them at small batches, where numpy's cost per call dominated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from ...core.kahuna.state import State
 from ...core.kahuna.step import step_inplace
 from ...core.kernels import call, kernel, popcount, small_kernel
 from ...core.rng import mix64_one
-from ..search import HeuristicRollouts, check_act
+from ..search import HeuristicRollouts, SearchRules
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -45,77 +46,6 @@ SEARCH_DEFAULTS: dict[str, Any] = {
 }
 """The `SearchBot` fields of Kahuna's "search" bot (`make_bot("search", game="kahuna")`)."""
 KAHUNA_SEARCH_DEFAULTS = SEARCH_DEFAULTS  # its name before `Game.search_defaults`
-
-
-@dataclass
-class KahunaSearch(HeuristicRollouts):
-    """Kahuna's `SearchGame`: belief sampling, the default policy, horizon and value.
-
-    Horizon "round" stops a rollout at the next scoring (K7.2; the third scoring ends
-    the game), "game" at the end of the game. A finished game is worth 1 for a win,
-    0 for a loss and 0.5 for a draw or a truncated game (K8.1, K9.1); a game stopped
-    after scoring 1 or 2 is worth `win_chance`, the chance to win estimated from the
-    points and the board.
-
-    Attributes:
-        rollout_policy: "heuristic" (Kahuna's `HeuristicBot`, reading the full sampled
-            state) or "random" (uniform over the legal actions).
-        horizon: "round" or "game".
-    """
-
-    _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
-
-    def check(
-        self, view: object, seats: object, masks: object
-    ) -> tuple[State, np.ndarray, np.ndarray]:
-        """`SearchGame.check`: `view`, `seats` and `masks` of a bot call checked for Kahuna."""
-        return check_act(view, seats, masks, State, NUM_ACTIONS, "Kahuna State")
-
-    def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-        """`SearchGame.info_keys`: `decision_keys(view, seats, base)`."""
-        return decision_keys(view, seats, base)
-
-    def determinize(
-        self, view: State, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
-    ) -> State:
-        """`SearchGame.determinize`: `counts[i]` full states agreeing with what `seats[i]`
-        knows in game i of `view`, drawn from `keys` (Kahuna's belief sampling)."""
-        return determinize_from_keys(view, seats, counts, keys)
-
-    def step(self, state: State, actions: np.ndarray) -> None:
-        """`SearchGame.step`: `actions` applied to `state` in place, unchecked."""
-        # The search passes legal actions only (the mask's, the policy's).
-        step_inplace(state, actions, validate=False)
-
-    def marker(self, state: State) -> np.ndarray:
-        """`SearchGame.marker`: the scorings so far in each game of `state`."""
-        return state.num_scorings.astype(np.int64)
-
-    def stopped(self, state: State, marker: np.ndarray) -> np.ndarray:
-        """`SearchGame.stopped`: games of `state` over, or past the horizon from `marker`."""
-        done = state.terminated | state.truncated
-        if self.horizon == "game":
-            return done
-        return done | (state.num_scorings > marker)
-
-    def value(self, state: State, seats: np.ndarray) -> np.ndarray:
-        """`SearchGame.value` of each game of `state` for `seats`: the result of a finished
-        game, else the seat's chance from the position (`win_chance`)."""
-        B = state.batch_size
-        out = np.empty(B, dtype=np.float64)
-        over = np.empty(B, dtype=bool)
-        logits = np.empty(B, dtype=np.float64)
-        me = _seats_of(seats, B)
-        ends = (state.terminated, state.truncated, state.winner)
-        all_over = call(_value_of, ends, _board(state), me, _WEIGHTS, out, over, logits)
-        if all_over:
-            return out
-        return np.where(over, out, _chance(logits))
-
-
-def search_pieces(policy: str, horizon: str) -> KahunaSearch:
-    """Kahuna's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
-    return KahunaSearch(rollout_policy=policy, horizon=horizon)
 
 
 def value_features(state: State, seats: np.ndarray) -> np.ndarray:
@@ -284,3 +214,49 @@ def _decision_keys(s, seats, base, out):  # type: ignore[no-untyped-def]
             for p in range(2):
                 h = _mix(h, s.scorings[g, k, p])
         out[g] = h
+
+
+@dataclass
+class KahunaSearch(HeuristicRollouts):
+    """Kahuna's `SearchGame`: belief sampling, the default policy, horizon and value.
+
+    Horizon "round" stops a rollout at the next scoring (K7.2; the third scoring ends
+    the game), "game" at the end of the game. A finished game is worth 1 for a win,
+    0 for a loss and 0.5 for a draw or a truncated game (K8.1, K9.1); a game stopped
+    after scoring 1 or 2 is worth `win_chance`, the chance to win estimated from the
+    points and the board.
+
+    Attributes:
+        rollout_policy: "heuristic" (Kahuna's `HeuristicBot`, reading the full sampled
+            state) or "random" (uniform over the legal actions).
+        horizon: "round" or "game".
+    """
+
+    rules: ClassVar[SearchRules] = SearchRules(
+        State,
+        "Kahuna State",
+        NUM_ACTIONS,
+        info_keys=decision_keys,
+        determinize=determinize_from_keys,
+        # The search passes legal actions only (the mask's, the policy's).
+        step=partial(step_inplace, validate=False),
+        round_counter="num_scorings",
+    )
+    _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
+
+    def value(self, state: State, seats: np.ndarray) -> np.ndarray:
+        B = state.batch_size
+        out = np.empty(B, dtype=np.float64)
+        over = np.empty(B, dtype=bool)
+        logits = np.empty(B, dtype=np.float64)
+        me = _seats_of(seats, B)
+        ends = (state.terminated, state.truncated, state.winner)
+        all_over = call(_value_of, ends, _board(state), me, _WEIGHTS, out, over, logits)
+        if all_over:
+            return out
+        return np.where(over, out, _chance(logits))
+
+
+def search_pieces(policy: str, horizon: str) -> KahunaSearch:
+    """Kahuna's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
+    return KahunaSearch(rollout_policy=policy, horizon=horizon)

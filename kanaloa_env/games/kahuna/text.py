@@ -43,9 +43,9 @@ from ...core.kahuna.constants import (
 from ...core.kahuna.state import State
 from ...drawing.terminal import BOLD, paint, strip_ansi, wrap
 from .describe import (
-    check_game_index,
     counts_at,
     down_count,
+    game_and_seat,
     hand_size,
     holders,
     lines_in,
@@ -83,15 +83,9 @@ def render_text(
         TypeError: `state` is not a Kahuna `State`, or `i`/`seat` not an int.
         ValueError: `i` or `seat` out of range.
     """
-    g = check_game_index(state, i, "game index i")
-    if seat is not None:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat must be None or an int in 0..1, got {seat!r}")
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be in 0..1, got {seat}")
+    g, shown = game_and_seat(state, i, seat)
     v = _View(state, g, color)
     to_act = int(state.current_player[g])
-    shown = int(seat) if seat is not None else (to_act if to_act >= 0 else None)
     lines = v.header(to_act)
     lines += v.board()
     lines += v.bridge_lines()

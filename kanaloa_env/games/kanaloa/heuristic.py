@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.batch import check_view_call
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
@@ -147,22 +148,11 @@ class HeuristicBot:
             ValueError: shapes disagree, a seat is not at the table, or a mask row has
                 no legal action.
         """
-        if view is None or seats is None:
-            raise TypeError(
-                "HeuristicBot needs view=public_view(state, seats) and seats= (uses_state=True)"
-            )
-        masks = np.asarray(masks)
-        seats = np.asarray(seats)
-        if seats.dtype.kind not in "iu":  # a float seat would be truncated silently
-            raise TypeError(f"seats must be integers, got dtype {seats.dtype}")
+        view, seats, masks = check_view_call(
+            "HeuristicBot", view, seats, masks, State, "kanaloa_env.core.State", NUM_ACTIONS
+        )
         seats = seats.astype(np.intp)
         b = len(masks)
-        if masks.shape != (b, NUM_ACTIONS) or masks.dtype != bool:
-            raise ValueError(f"masks must be a (b, {NUM_ACTIONS}) bool array, got {masks.shape}")
-        if view.batch_size != b or seats.shape != (b,):
-            raise ValueError(
-                f"view ({view.batch_size} games), seats {seats.shape} and masks ({b} rows) disagree"
-            )
         if ((seats < 0) | (seats >= view.num_players)).any():
             raise ValueError(f"seats must be in 0..{view.num_players - 1}, got {seats.tolist()}")
         if b and not masks.any(axis=1).all():
@@ -224,37 +214,12 @@ def _decide_range(c, s, seats, masks, params, out, lo, hi, work):  # type: ignor
     so the full state and its public view give the same actions (the GPU's heuristic
     reads the full state). `work`: the work arrays, the per-player ones (`trick`,
     `cards`, `dist`, `progress`) `c.num_players` long (a trick's cards)."""
-    mine, unseen, above, suit_unseen, trick, cards = (
-        work[0],
-        work[1],
-        work[2],
-        work[3],
-        work[4],
-        work[5],
-    )
-    keep, pw, win, dist, progress = work[6], work[7], work[8], work[9], work[10]
+    mine, dist, progress = work[0], work[9], work[10]
     for i in range(lo, hi):
         phase = s.phase[i]
         mask = masks[i]
         if phase == Phase.PLAY:
-            out[i] = _play(
-                c,
-                s,
-                i,
-                seats[i],
-                mask,
-                params,
-                mine,
-                unseen,
-                above,
-                suit_unseen,
-                trick,
-                cards,
-                keep,
-                pw,
-                win,
-                dist,
-            )
+            out[i] = _play(c, s, i, seats[i], mask, params, work)
         elif phase == Phase.REMOVE_OCTOPUS or phase == Phase.REMOVE_ROUND_END:
             out[i] = _remove(c, s, i, seats[i], mask, dist, progress)
         elif phase == Phase.ANNOUNCE:
@@ -454,24 +419,11 @@ def _first_min(values, ok, n):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _play(  # type: ignore[no-untyped-def]
-    c,
-    s,
-    g,
-    seat,
-    mask,
-    params,
-    mine,
-    unseen,
-    above,
-    suit_unseen,
-    trick,
-    cards,
-    keep,
-    pw,
-    win,
-    dist,
-):
+def _play(c, s, g, seat, mask, params, work):  # type: ignore[no-untyped-def]
+    """The card seat `seat` plays in game g (`HeuristicBot`, "Playing a card");
+    `work`: `_decide_range`'s work arrays."""
+    mine, unseen, above, suit_unseen = work[0], work[1], work[2], work[3]
+    trick, cards, keep, pw, win, dist = work[4], work[5], work[6], work[7], work[8], work[9]
     P = c.num_players
     n_in = _card_info(c, s, g, seat, mine, unseen, above, suit_unseen, trick)
     _keep_values(c, s, g, seat, mine, unseen, above, suit_unseen, keep)

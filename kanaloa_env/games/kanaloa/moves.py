@@ -7,7 +7,6 @@ number, a card name (`red-11`, `kanaloa`), `take`/`decline` for a dolphin move,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,6 +28,7 @@ from ...core.kanaloa.constants import (
 )
 from ...core.kanaloa.state import State
 from ...drawing.terminal import BOLD, paint
+from ..moves import NUMBER, move_number
 from ..protocol import Move
 from .describe import ocean_card_ahead
 
@@ -36,9 +36,6 @@ __all__ = ["HELP_TEXT", "final_lines", "legal_moves", "parse_move", "turn_prompt
 
 _SUIT_FG = ("\x1b[94m", "\x1b[91m", "\x1b[92m", "\x1b[96m")  # blue, red, green, turquoise
 _SPECIAL_FG = "\x1b[95m"
-# ASCII digits only: str.isdigit() also takes "²" (which int() refuses) and "１" or "٣"
-# (which int() reads as 1 and 3), none of which a move number should be.
-_NUMBER = re.compile(r"[0-9]+")
 
 _WHAT = {
     Phase.ANNOUNCE: "you decide whether to announce no tricks: yes or no",
@@ -119,13 +116,9 @@ def parse_move(text: str, state: State) -> int:
     word = text.strip().lower()
     phase = Phase(int(state.phase[0]))
     choose = f"type a move number 1..{n}"
-    if not word:
-        raise ValueError(f"nothing typed: {choose}, a card name, h for help or q to quit")
-    if _NUMBER.fullmatch(word):
-        k = int(word)
-        if not 1 <= k <= n:
-            raise ValueError(f"there is no move {k}: {choose}")
-        return moves[k - 1].action
+    k = move_number(word, n, "a card name")
+    if k is not None:
+        return moves[k].action
     legal = state.legal[0]
     if phase == Phase.ANNOUNCE and word in ("y", "yes", "announce"):
         return ANNOUNCE
@@ -135,7 +128,7 @@ def parse_move(text: str, state: State) -> int:
         return DOLPHIN_TAKE
     if phase == Phase.DOLPHIN and word in ("n", "no", "decline"):
         return DOLPHIN_DECLINE
-    if word.startswith("#") and _NUMBER.fullmatch(word[1:]):
+    if word.startswith("#") and NUMBER.fullmatch(word[1:]):
         if phase not in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END):
             raise ValueError(f"no ocean card is to be removed now: {choose}")
         cid = int(word[1:])

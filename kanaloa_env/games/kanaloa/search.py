@@ -10,7 +10,7 @@ heuristic bot), horizon and the value of a stopped position (`win_chances`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ...core.kanaloa.constants import NUM_ACTIONS
 from ...core.kanaloa.state import State
 from ...core.kanaloa.step import step_inplace
 from ...core.rng import mix64
-from ..search import HeuristicRollouts, check_act
+from ..search import HeuristicRollouts, SearchRules
 from .heuristic import HeuristicBot
 
 __all__ = [
@@ -38,66 +38,6 @@ SEARCH_DEFAULTS: dict[str, Any] = {
     "horizon": "round",
 }
 """The `SearchBot` fields of Kanaloa's "search" bot (`make_bot("search", game="kanaloa")`)."""
-
-
-@dataclass
-class KanaloaSearch(HeuristicRollouts):
-    """Kanaloa's `SearchGame`: belief sampling, the default policy, horizon and value.
-
-    `value` at the horizon "round" estimates the deciding seat's chance to win
-    from the boats' positions at the start of the next round (`win_chances`); a
-    finished game is worth 1 for a win, 0 otherwise (a truncated game 0).
-    """
-
-    _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
-
-    def check(
-        self, view: object, seats: object, masks: object
-    ) -> tuple[State, np.ndarray, np.ndarray]:
-        """`SearchGame.check`: `view`, `seats` and `masks` of a bot call checked for Kanaloa."""
-        return check_act(view, seats, masks, State, NUM_ACTIONS, "kanaloa_env.core.State")
-
-    def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
-        """`SearchGame.info_keys`: `decision_keys(view, seats, base)`."""
-        return decision_keys(view, seats, base)
-
-    def determinize(
-        self, view: State, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
-    ) -> State:
-        """`SearchGame.determinize`: `counts[i]` full states agreeing with what `seats[i]`
-        knows in game i of `view`, drawn from `keys` (Kanaloa's belief sampling)."""
-        return determinize_from_keys(view, seats, counts, keys)
-
-    def step(self, state: State, actions: np.ndarray) -> None:
-        """`SearchGame.step`: `actions` applied to `state` in place."""
-        step_inplace(state, actions)
-
-    def marker(self, state: State) -> np.ndarray:
-        """`SearchGame.marker`: the round of each game of `state`."""
-        return state.round.astype(np.int64)
-
-    def stopped(self, state: State, marker: np.ndarray) -> np.ndarray:
-        """`SearchGame.stopped`: games of `state` over, or past the horizon from `marker`."""
-        done = state.terminated | state.truncated
-        if self.horizon == "game":
-            return done
-        return done | (state.round > marker)
-
-    def value(self, state: State, seats: np.ndarray) -> np.ndarray:
-        """`SearchGame.value` of each game of `state` for `seats`: 1 for a win, 0 for a
-        loss, else the seat's chance from the position (`win_chances`)."""
-        rows = np.arange(state.batch_size)
-        won = (state.winner == seats).astype(np.float64)
-        over = state.terminated | state.truncated
-        if over.all():
-            return won
-        chances = win_chances(state)[rows, seats]
-        return np.where(over, won, chances)
-
-
-def search_pieces(policy: str, horizon: str) -> KanaloaSearch:
-    """Kanaloa's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
-    return KanaloaSearch(rollout_policy=policy, horizon=horizon)
 
 
 def win_chances(state: State) -> np.ndarray:
@@ -166,3 +106,38 @@ def decision_keys(view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray
     for col in parts:
         h = mix64(h ^ col.astype(np.int64).view(np.uint64))
     return h
+
+
+@dataclass
+class KanaloaSearch(HeuristicRollouts):
+    """Kanaloa's `SearchGame`: belief sampling, the default policy, horizon and value.
+
+    `value` at the horizon "round" estimates the deciding seat's chance to win
+    from the boats' positions at the start of the next round (`win_chances`); a
+    finished game is worth 1 for a win, 0 otherwise (a truncated game 0).
+    """
+
+    rules: ClassVar[SearchRules] = SearchRules(
+        State,
+        "kanaloa_env.core.State",
+        NUM_ACTIONS,
+        info_keys=decision_keys,
+        determinize=determinize_from_keys,
+        step=step_inplace,
+        round_counter="round",
+    )
+    _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
+
+    def value(self, state: State, seats: np.ndarray) -> np.ndarray:
+        rows = np.arange(state.batch_size)
+        won = (state.winner == seats).astype(np.float64)
+        over = state.terminated | state.truncated
+        if over.all():
+            return won
+        chances = win_chances(state)[rows, seats]
+        return np.where(over, won, chances)
+
+
+def search_pieces(policy: str, horizon: str) -> KanaloaSearch:
+    """Kanaloa's `SearchGame` with the default `policy` and `horizon` (`Game.search_pieces`)."""
+    return KanaloaSearch(rollout_policy=policy, horizon=horizon)
