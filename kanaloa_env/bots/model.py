@@ -119,7 +119,9 @@ class NetworkBot:
         rng: np.random.Generator,
         **kwargs: object,
     ) -> np.ndarray:
-        """(b,) int64 legal actions for (b, obs_dim) observations and (b, A) bool masks.
+        """(b,) int64 legal actions for (b, obs_dim) `observations` and (b, A) bool
+        `masks`; `rng` draws the samples when `deterministic` is False, and `kwargs`
+        (other callers' keywords) are not read.
 
         Raises:
             ValueError: wrong shapes or a mask row without a legal action (and what

@@ -52,8 +52,8 @@ def import_torch() -> Any:
 
 
 def linear_arrays(module: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(weight (out, in), bias (out,)) float32 copies of a torch `Linear` layer (zeros for
-    a layer without a bias)."""
+    """(weight (out, in), bias (out,)) float32 copies of the torch `Linear` layer `module`
+    (zeros for a layer without a bias)."""
     w = module.weight.detach().cpu().numpy().astype(np.float32, copy=True)
     if module.bias is None:
         b = np.zeros(w.shape[0], dtype=np.float32)
@@ -63,15 +63,15 @@ def linear_arrays(module: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def sequential_layers(net: Any) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """The (weight (out, in), bias (out,)) float32 copies of the `Linear` layers of a torch
-    `Sequential` such as `to_torch` builds, in order: the `layers` of a `PolicyWeights`
-    for a network a script trained."""
+    """The (weight (out, in), bias (out,)) float32 copies of the `Linear` layers of the
+    torch `Sequential` `net` (such as `to_torch` builds), in order: the `layers` of a
+    `PolicyWeights` for a network a script trained."""
     return tuple(linear_arrays(m) for m in net if hasattr(m, "weight"))
 
 
 def to_torch(weights: PolicyWeights) -> Any:
-    """The network as a `torch.nn.Sequential` (float32, CPU, eval mode), mapping
-    (b, obs_dim) observations to (b, num_actions) logits."""
+    """The network of `weights` as a `torch.nn.Sequential` (float32, CPU, eval mode),
+    mapping (b, obs_dim) observations to (b, num_actions) logits."""
     torch = import_torch()
     act = torch.nn.Tanh if weights.activation == "tanh" else torch.nn.ReLU
     modules: list[Any] = []
@@ -152,7 +152,8 @@ class PolicyBot(NetworkBot):
         deterministic: bool = True,
         name: str | None = None,
     ) -> PolicyBot:
-        """A bot playing the policy file(s) at `paths` (named after the first file)."""
+        """A bot playing the policy file(s) at `paths`; `deterministic` as for the class,
+        `name` by default the first file's name without its suffix."""
         items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
         if not items:
             raise ValueError("PolicyBot.load needs at least one path")
@@ -165,7 +166,8 @@ class PolicyBot(NetworkBot):
     def shipped(
         cls, game: str | Game[Any, Any] = "kanaloa", deterministic: bool = True
     ) -> PolicyBot:
-        """The "net" bot of `game`: every shipped policy file of it (docs/models.md)."""
+        """The "net" bot of `game`: every shipped policy file of it (docs/models.md);
+        `deterministic` as for the class."""
         g = get_game(game)
         paths = shipped_paths(g)
         if not paths:
@@ -181,8 +183,9 @@ class PolicyBot(NetworkBot):
         return tuple(self.weights)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """(b, num_actions) float32 unmasked logits, each row from its table size's network;
-        a ValueError for a table size this bot has no network for."""
+        """(b, num_actions) float32 unmasked logits of (b, obs_dim) `observations`, each
+        row from its table size's network; a ValueError for a table size this bot has no
+        network for."""
         torch = import_torch()
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         sizes = self._game.observed_table_sizes(obs)

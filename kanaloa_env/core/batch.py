@@ -165,8 +165,8 @@ def check_action_form(
     dtype: object, shape: tuple[int, ...], batch_size: int, who: str = ""
 ) -> None:
     """A TypeError unless `dtype` is an integer dtype (bools are not integers), a
-    ValueError unless `shape` is (B,): the form of a batch of actions, for an array on
-    any target. `who` prefixes the message."""
+    ValueError unless `shape` is (B,) with B = `batch_size`: the form of a batch of
+    actions, for an array on any target. `who` prefixes the message."""
     B = batch_size
     if np.dtype(dtype).kind not in "iu":  # type: ignore[call-overload]
         raise TypeError(

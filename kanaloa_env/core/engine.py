@@ -95,9 +95,9 @@ class Batch(Protocol):
 
 
 def game_indices(state: Batch, idx: object, who: str) -> np.ndarray:
-    """(b,) int64 indices of games of `state` from integer indices (negative ones count
-    from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an
-    index out of range (the kernels do not check bounds)."""
+    """(b,) int64 indices of games of `state` from `idx`, integer indices (negative ones
+    count from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for
+    an index out of range (the kernels do not check bounds)."""
     B = state.batch_size
     g = np.asarray(idx)
     if g.dtype == bool:
@@ -129,9 +129,9 @@ def reset_keys(keys: object, games: int) -> np.ndarray:
 
 
 def unchecked_actions(actions: object, batch_size: int) -> np.ndarray:
-    """(B,) int64 actions for `step_inplace(..., validate=False)` on any target: converted,
-    not checked against the masks; a ValueError for another shape (the kernels do not
-    check bounds)."""
+    """`actions` as (B,) int64 actions (B = `batch_size`) for
+    `step_inplace(..., validate=False)` on any target: converted, not checked against
+    the masks; a ValueError for another shape (the kernels do not check bounds)."""
     if type(actions) is not np.ndarray or actions.dtype != np.int64:
         actions = np.asarray(actions, dtype=np.int64)
     if actions.shape != (batch_size,):
@@ -182,8 +182,9 @@ class Setup(Generic[S]):
         return self.init_from_keys(config, keys)
 
     def init_from_keys(self, config: Any, keys: np.ndarray, threads: int = 1) -> S:
-        """A batch of new games, one per key of a non-empty (B,) uint64 array (see
-        `rng.game_keys`); `threads` as for `step` (the result does not depend on it)."""
+        """A batch of new games with the rules `config` (as for `init`), one per key of
+        `keys`, a non-empty (B,) uint64 array (see `rng.game_keys`); `threads` as for
+        `step` (the result does not depend on it)."""
         self.check_config(config)
         keys = new_game_keys(keys)
         state = self.state_class.empty(config, len(keys))

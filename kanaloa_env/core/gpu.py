@@ -373,14 +373,16 @@ class DeviceEngine:
     # ---- new games -----------------------------------------------------------------
 
     def init(self, config: Any, batch_size: int, seed: int = 0, first_game: int = 0) -> DeviceState:
-        """A batch of new games on the device: game `i` is game `first_game + i` of the
-        stream `seed`, the very game the CPU engine's `init` gives."""
+        """A batch of `batch_size` new games with the rules `config` on the device: game
+        `i` is game `first_game + i` of the stream `seed`, the very game the CPU
+        engine's `init` gives (same arguments, same checks)."""
         self.setup.check_config(config)
         return self.init_from_keys(config, stream_keys(batch_size, seed, first_game))
 
     def init_from_keys(self, config: Any, keys: Any, threads: int = 1) -> DeviceState:
-        """A batch of new games, one per key of a non-empty (B,) uint64 array
-        (`rng.game_keys`; on the host or the device), on the device."""
+        """A batch of new games with the rules `config` on the device, one per key of
+        `keys`, a non-empty (B,) uint64 array (`rng.game_keys`; on the host or the
+        device); `threads` is checked and has no other effect (see the class)."""
         self.setup.check_config(config)
         if is_device_array(keys):
             n = _device_keys(keys, nonempty=True)
@@ -397,7 +399,7 @@ class DeviceEngine:
         place, as the CPU engine's `reset_games` (`idx` integer indices, negative ones
         counting from the end, or a (B,) bool mask). Either may also be a device array:
         (b,) integer indices in 0..B-1 (not checked: their contents stay on the
-        device), (b,) uint64 keys."""
+        device), (b,) uint64 keys. `threads` is checked and has no other effect."""
         self._check_state(state)
         rows = idx if is_device_array(idx) else game_indices(state, idx, "reset_games")
         if is_device_array(keys):
@@ -443,11 +445,12 @@ class DeviceEngine:
     def step_inplace(
         self, state: DeviceState, actions: Any, validate: bool = True, threads: int = 1
     ) -> DeviceState:
-        """Apply one decision in every game, in place; returns `state`.
+        """Apply one decision in every game, in place: `actions` (B,) integers (host or
+        device), checked as by `validate_actions`; returns `state`.
 
         `validate=False` skips the check (one copy of a count to the host) for a caller
         whose actions come from the legal masks: an illegal action then corrupts the
-        game, as on the CPU.
+        game, as on the CPU. `threads` is checked and has no other effect.
         """
         self._check_state(state)
         a = (
@@ -460,14 +463,15 @@ class DeviceEngine:
         return state
 
     def step(self, state: DeviceState, actions: Any, threads: int = 1) -> DeviceState:
-        """Like `step_inplace`, on a copy: `state` is not modified."""
+        """Like `step_inplace` with the (B,) `actions` (always checked) and `threads`, on
+        a copy: `state` is not modified."""
         a = self.validate_actions(state, actions)
         return self.step_inplace(state.copy(), a, validate=False, threads=threads)
 
     def unchecked_actions(self, state: DeviceState, actions: Any) -> Any:
-        """`actions` as a (B,) integer device array, not checked against the masks
-        (`step_inplace(..., validate=False)`; host actions converted as the CPU engine
-        converts them)."""
+        """`actions` as a (B,) integer device array for the games of `state`, not checked
+        against the masks (`step_inplace(..., validate=False)`; host actions converted as
+        the CPU engine converts them)."""
         return self._actions(self._check_state(state), actions, checked=False)
 
     def legal_action_mask(self, state: DeviceState) -> Any:
@@ -481,10 +485,11 @@ class DeviceEngine:
     def observe(
         self, state: DeviceState, seat: Any = None, out: Any = None, threads: int = 1
     ) -> Any:
-        """(B, OBS_DIM) float32 device array: each game from `seat`'s point of view (an int,
-        (B,) ints on the host, or (B,) integers on the device, not checked), by default
-        its player to act (seat 0 once over), as the CPU engine's `observe`; into `out`
-        (a device array) when given."""
+        """(B, OBS_DIM) float32 device array: each game of `state` from `seat`'s point of
+        view (an int, (B,) ints on the host, or (B,) integers on the device, not
+        checked), by default its player to act (seat 0 once over), as the CPU engine's
+        `observe`; into `out` (a device array) when given. `threads` is checked and has
+        no other effect."""
         self._check_state(state)
         B, P = state.batch_size, state.num_players
         cuda = cuda_module()

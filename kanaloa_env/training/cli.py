@@ -43,7 +43,8 @@ def script_parser(
     doc: str | None, *, epilog: str | None = None, raw: bool = False
 ) -> argparse.ArgumentParser:
     """A script's parser: described by the first paragraph of its docstring `doc`, every
-    option's default shown in `--help`; `raw` keeps the help texts' line breaks."""
+    option's default shown in `--help`, `epilog` printed after the options; `raw` keeps
+    the help texts' line breaks."""
     return argparse.ArgumentParser(
         description=(doc or "").split("\n\n")[0],
         epilog=epilog,
@@ -52,8 +53,8 @@ def script_parser(
 
 
 def layer_sizes(text: str, flag: str) -> list[int]:
-    """Hidden layer sizes from a command line's "256,256"; `flag` names the option in
-    the `ValueError` for anything else."""
+    """Hidden layer sizes from `text`, a command line's "256,256"; `flag` names the option
+    in the `ValueError` for anything else."""
     try:
         sizes = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
@@ -78,8 +79,9 @@ def require(
     ok: Callable[[Any], bool],
     wording: str,
 ) -> None:
-    """Check the options `names` (attribute names, "n_steps") in order: the first whose
-    value fails `ok` ends the script with "--n-steps {wording}" (`parser.error`, exit 2)."""
+    """Check the options `names` (attribute names of the parsed `args`, "n_steps") in
+    order: the first whose value fails `ok` ends the script with "--n-steps {wording}"
+    (`parser.error`, exit 2)."""
     for name in names:
         if not ok(getattr(args, name)):
             parser.error(f"--{name.replace('_', '-')} {wording}")
@@ -113,8 +115,9 @@ def add_loss_options(
     gamma_help: str = "discount factor",
     gae: bool = True,
 ) -> None:
-    """stable-baselines3 PPO's discount and loss: `--gamma` (0.995), with `gae` also
-    `--gae-lambda` (0.95) and `--clip-range` (0.2), then `--ent-coef` (default `ent_coef`)."""
+    """Add stable-baselines3 PPO's discount and loss to `parser` (or an argument group):
+    `--gamma` (0.995, its help `gamma_help`), with `gae` also `--gae-lambda` (0.95) and
+    `--clip-range` (0.2), then `--ent-coef` (default `ent_coef`)."""
     parser.add_argument("--gamma", type=float, default=0.995, help=gamma_help)
     if gae:
         parser.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
@@ -127,8 +130,9 @@ def add_loss_options(
 def add_evaluation_options(
     parser: argparse.ArgumentParser | Any, *, eval_freq: int | None, eval_freq_help: str
 ) -> None:
-    """The periodic evaluation of the stable-baselines3 scripts: `--eval-freq` (learner
-    timesteps between evaluations; default `eval_freq`, None: none, the script sets it),
+    """Add the periodic evaluation of the stable-baselines3 scripts to `parser` (or an
+    argument group): `--eval-freq` (learner timesteps between evaluations; default
+    `eval_freq`, None: none, the script sets it; its help `eval_freq_help`),
     `--eval-games` (games against random bots, 2000) and `--eval-heuristic-games`
     (games against heuristic bots, 500; 0: none)."""
     parser.add_argument(
@@ -157,8 +161,9 @@ def add_output_options(
     torch_help: str = "torch CPU threads",
     progress_bar: bool = False,
 ) -> None:
-    """Where a run writes and how it runs: `--output-dir` (default `output_dir`),
-    `--torch-threads` (default `torch_threads`) and, with `progress_bar`,
+    """Add where a run writes and how it runs to `parser` (or an argument group):
+    `--output-dir` (default `output_dir`, help `output_help`), `--torch-threads`
+    (default `torch_threads`, help `torch_help`) and, with `progress_bar`,
     `--no-progress-bar`."""
     parser.add_argument("--output-dir", default=output_dir, help=output_help)
     parser.add_argument("--torch-threads", type=int, default=torch_threads, help=torch_help)
@@ -173,7 +178,8 @@ def add_game_options(
     default: str,
     game_help: str = "which game",
 ) -> None:
-    """`--game` (one of `choices`) and `--num-players` (None: the game's default; see
+    """Add to `parser` (or an argument group) `--game` (one of `choices`, default
+    `default`, help `game_help`) and `--num-players` (None: the game's default; see
     `table_size`)."""
     parser.add_argument("--game", choices=choices, default=default, help=game_help)
     parser.add_argument(

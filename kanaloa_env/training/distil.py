@@ -80,12 +80,13 @@ class DistilSettings:
 
     @classmethod
     def from_args(cls, args: Any) -> DistilSettings:
-        """The settings of a parsed command line with options of the fields' names."""
+        """The settings of `args`, a parsed command line with options of the fields' names."""
         return cls(**{f.name: getattr(args, f.name) for f in dataclasses.fields(cls)})
 
 
 def add_settings_options(parser: argparse.ArgumentParser | Any) -> None:
-    """The options of `DistilSettings`' fields, with its defaults: `--hidden` (text,
+    """Add to `parser` (or an argument group) the options of `DistilSettings`' fields,
+    with its defaults: `--hidden` (text,
     "512,256"), `--epochs`, `--batch-size`, `--lr`, `--weight-decay`,
     `--heuristic-weight`, `--held-out` and `--seed`."""
     d = DistilSettings()
@@ -114,7 +115,7 @@ def add_settings_options(parser: argparse.ArgumentParser | Any) -> None:
 
 
 def load_decisions(files: Sequence[str], log: Log) -> dict[str, Any]:
-    """Every decision of the chunk files, replayed.
+    """Every decision of the chunk files `files`, replayed; `log` takes a summary line.
 
     Returns:
         obs: an `ObservationStore` of the (D, obs_dim) observations (a byte a feature).
@@ -177,8 +178,9 @@ def train(
     on_epoch: Callable[[int, Any, float], None] | None = None,
 ) -> Any:
     """The trained network (a torch Sequential of Linear and ReLU layers) on `data`
-    (`load_decisions`). Once `stop.requested` (Ctrl-C) it returns the network as it is
-    after the current minibatch.
+    (`load_decisions`) with the hyperparameters `settings`; `log` takes the progress
+    lines. Once `stop.requested` (Ctrl-C) it returns the network as it is after the
+    current minibatch.
 
     `on_epoch(epoch, net, agreement)` runs after every epoch (1-based), with the
     held-out agreement with the search's moves; it must not draw from torch's
@@ -306,8 +308,9 @@ def export_policies(output_dir: str, weights: Sequence[Any], game: str) -> list[
 
 
 def write_eval(output_dir: str, rows: Sequence[dict[str, Any]], game: str) -> None:
-    """`eval.csv` (`EVAL_FIELDS`) of the evaluations so far in `output_dir`, and with any
-    evaluation after an epoch against heuristic bots `learning_curve.png`."""
+    """`eval.csv` (`EVAL_FIELDS`) of the evaluations so far, `rows`, in `output_dir`, and
+    with any evaluation after an epoch against heuristic bots `learning_curve.png` (its
+    title names the game `game`)."""
     write_csv(os.path.join(output_dir, "eval.csv"), rows, EVAL_FIELDS)
     curve = [r for r in rows if r["opponents"] == "heuristic" and r["epoch"] != "final"]
     if not curve:

@@ -45,7 +45,9 @@ def _say(text: str) -> None:
 
 
 class GracefulStop:
-    """Ctrl-C as a request to stop a training loop at its next safe point (see the module).
+    """Ctrl-C as a request to stop a training loop at its next safe point (see the module);
+    `what` names what stops in the messages ("stopping the training at the next safe
+    point").
 
     Attributes:
         requested: True once Ctrl-C was pressed inside the `with` block.

@@ -84,7 +84,7 @@ class LabelJob:
 
     @classmethod
     def from_args(cls, args: Any) -> LabelJob:
-        """The job of a parsed command line with options of the fields' names."""
+        """The job of `args`, a parsed command line with options of the fields' names."""
         return cls(**{f.name: getattr(args, f.name) for f in dataclasses.fields(cls)})
 
 
@@ -96,8 +96,9 @@ def add_label_options(
     workers: int,
     workers_help: str = "processes labelling chunks",
 ) -> None:
-    """The labelling options: `--chunks` (default `chunks`), `--games-per-chunk` (64),
-    `--rollouts` (128), `--guide-top` (3) and `--workers` (default `workers`)."""
+    """Add the labelling options to `parser` (or an argument group): `--chunks` (default
+    `chunks`, help `chunks_help`), `--games-per-chunk` (64), `--rollouts` (128),
+    `--guide-top` (3) and `--workers` (default `workers`, help `workers_help`)."""
     parser.add_argument("--chunks", type=int, default=chunks, help=chunks_help)
     parser.add_argument("--games-per-chunk", type=int, default=64, help="games in one chunk file")
     parser.add_argument("--rollouts", type=int, default=128, help="search rollouts per decision")
@@ -139,7 +140,9 @@ def self_play(
     label_rng: np.random.Generator | None = None,
     moves: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
-    """Heuristic self-play of games `first_game ..` of deal stream `seed`, recorded.
+    """Heuristic self-play of `num_games` games `first_game ..` of deal stream `seed` of
+    the game `game_name` at `num_players` players, recorded; with `labeler` (a bot)
+    each decision is also labelled by its choice, drawn with `label_rng`.
 
     With `moves` the games are replayed from those moves instead (each checked to be
     the heuristic's, so a chunk file from another version of the engine or the bot
@@ -210,8 +213,9 @@ def self_play(
 
 
 def write_chunk(path: str, meta: dict[str, Any], heuristic: np.ndarray, search: np.ndarray) -> None:
-    """Write a chunk file (see the module), whole or not at all: the (D,) moves played
-    and the (D,) search labels, stored as int16, and `meta` as JSON."""
+    """Write the chunk file `path` (see the module), whole or not at all: the (D,)
+    `heuristic` moves played and the (D,) `search` labels, stored as int16, and `meta`
+    as JSON."""
     from kanaloa_env.core.files import atomic_write_path
 
     with atomic_write_path(path) as tmp, open(tmp, "wb") as f:
@@ -320,9 +324,9 @@ def label_chunks(
 
 
 def read_chunk(path: str) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
-    """(meta, heuristic moves, search labels) of a chunk file (untrusted: checked, a
-    `ValueError` naming the file and the problem; nothing in it is unpickled). The
-    moves and labels come as (D,) int64."""
+    """(meta, heuristic moves, search labels) of the chunk file at `path` (untrusted:
+    checked, a `ValueError` naming the file and the problem; nothing in it is
+    unpickled). The moves and labels come as (D,) int64."""
     try:
         with np.load(path, allow_pickle=False) as d:
             arrays = {name: d[name] for name in d.files}
@@ -366,9 +370,10 @@ def read_chunk(path: str) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
 def replay(
     meta: dict[str, Any], moves: np.ndarray, labels: np.ndarray, where: str = "chunk"
 ) -> dict[str, np.ndarray]:
-    """The decisions of a chunk (`read_chunk`'s parts) with observations and masks,
-    replayed (see `self_play`); the search labels come as `labels`, each checked to be
-    a legal move (a `ValueError` otherwise). `where` names the chunk in errors."""
+    """The decisions of a chunk (`read_chunk`'s parts: its `meta`, its (D,) heuristic
+    `moves` and (D,) search `labels`) with observations and masks, replayed (see
+    `self_play`); each label is checked to be a legal move (a `ValueError` otherwise).
+    `where` names the chunk in errors."""
     data = self_play(
         meta["game"],
         meta["num_players"],

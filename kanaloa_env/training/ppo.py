@@ -39,9 +39,10 @@ __all__ = [
 def add_run_options(
     p: argparse.ArgumentParser, *, game_help: str, output_dir: str, seed_help: str
 ) -> None:
-    """What a run plays and where it writes: `--game` ("kahuna"), `--num-players` (None:
-    the game's default), `--output-dir` (default `output_dir`), `--seed` (0) and
-    `--hidden` (the networks' hidden layer sizes as text, "512,256")."""
+    """Add to the parser `p` what a run plays and where it writes: `--game` ("kahuna",
+    help `game_help`), `--num-players` (None: the game's default), `--output-dir`
+    (default `output_dir`), `--seed` (0, help `seed_help`) and `--hidden` (the
+    networks' hidden layer sizes as text, "512,256")."""
     p.add_argument("--game", default="kahuna", help=game_help)
     p.add_argument(
         "--num-players", type=int, default=None, help="table size (None: the game's default)"
@@ -52,7 +53,8 @@ def add_run_options(
 
 
 def add_ppo_options(p: argparse.ArgumentParser, *, minibatch: int) -> None:
-    """The options of `ppo_update` and of the advantages: `--minibatch` (default
+    """Add to the parser `p` the options of `ppo_update` and of the advantages:
+    `--minibatch` (default
     `minibatch`), `--critic-warmup`, `--epochs`, `--lr`, `--clip`, `--ent-coef`,
     `--vf-coef`, `--target-kl`, `--gamma`, `--gae-lambda`."""
     p.add_argument("--minibatch", type=int, default=minibatch, help="PPO minibatch")
@@ -82,8 +84,9 @@ def stream_seed(seed: int, stream: int, bits: int = 32) -> int:
 
 
 def make_nets(obs_dim: int, num_actions: int, hidden: list[int]) -> tuple[Any, Any]:
-    """Actor (obs -> action logits) and critic (obs -> value): separate MLPs with ReLU
-    between `hidden` layers, torch's default initialisation."""
+    """Actor ((b, `obs_dim`) observations -> (b, `num_actions`) action logits) and critic
+    (observations -> (b, 1) values): separate MLPs with ReLU between `hidden` layers,
+    torch's default initialisation."""
     import torch
 
     def mlp(out: int) -> Any:
@@ -200,8 +203,9 @@ def save_checkpoint(path: str, **parts: Any) -> None:
 
 
 def save_training(path: str, actor: Any, critic: Any, opt: Any, **more: Any) -> None:
-    """`save_checkpoint` of the networks' and the optimiser's state dicts (as `actor`,
-    `critic` and `opt`, what `load_checkpoint` reads) and of `more` (counters, lists)."""
+    """`save_checkpoint` to `path` of the networks' and the optimiser's state dicts (as
+    `actor`, `critic` and `opt`, what `load_checkpoint` reads) and of `more` (counters,
+    lists)."""
     state = {"actor": actor.state_dict(), "critic": critic.state_dict(), "opt": opt.state_dict()}
     save_checkpoint(path, **state, **more)
 
@@ -236,9 +240,9 @@ def save_actor_policy(
     training: dict[str, Any],
     game: Any,
 ) -> str:
-    """Save a ReLU actor (a torch Sequential of Linear and ReLU layers, on the CPU) as
-    a weights-only policy file at `path`, with `training` (what made it) in its
-    metadata; returns `path`."""
+    """Save a ReLU `actor` (a torch Sequential of Linear and ReLU layers, on the CPU) as
+    a weights-only policy file at `path` for `game` at `num_players` players, with its
+    `hidden` layer sizes and `training` (what made it) in its metadata; returns `path`."""
     from kanaloa_env.bots.policy_bot import sequential_layers
     from kanaloa_env.bots.policy_file import PolicyWeights, make_metadata, save_policy
 

@@ -97,8 +97,9 @@ def win_rate_columns(label: str, result: Any) -> dict[str, Any]:
 
 
 def save_figure(fig: Any, ax: Any, path: str) -> None:
-    """Finish a matplotlib figure of learning curves (legend at the upper left, a light
-    grid, tight layout) and save it as a PNG at 110 dpi, whole or not at all; closes it."""
+    """Finish the matplotlib figure `fig` of learning curves drawn on its axes `ax`
+    (legend at the upper left, a light grid, tight layout) and save it as a PNG at 110
+    dpi at `path`, whole or not at all; closes it."""
     import matplotlib.pyplot as plt
 
     from kanaloa_env.core.files import atomic_write_path

@@ -85,8 +85,8 @@ def periodic_callback(
 
 
 def ppo_settings(args: Any, **more: Any) -> dict[str, Any]:
-    """MaskablePPO's keyword arguments from the options of `add_rollout_options` and
-    `add_loss_options` (`--gae-lambda` and `--clip-range` where the script has them), on
+    """MaskablePPO's keyword arguments from `args`, the parsed options of
+    `add_rollout_options` and `add_loss_options` (`--gae-lambda` and `--clip-range` where the script has them), on
     the CPU and quiet; `more` adds or replaces any.
 
     The minibatch is at most a rollout (`n_steps * num_envs`).
@@ -176,10 +176,11 @@ def save_run(
     stop: GracefulStop,
     progress: str,
 ) -> tuple[str, str, str]:
-    """Save a finished or interrupted run: `model.zip`, and with any evaluation done
-    `eval.csv` (`write_csv`) and `learning_curve.png` (`plot_win_rates`), in `output_dir`.
-    After Ctrl-C it says what was saved where and exits 130 (`progress`: how far the run
-    got). Returns the three paths."""
+    """Save a finished or interrupted run: `model.zip` of `model`, and with any evaluation
+    done (`rows`, in order) `eval.csv` (`write_csv`) and `learning_curve.png`
+    (`plot_win_rates` with `num_players` and `title`), in `output_dir`. After Ctrl-C
+    (`stop.requested`) it says what was saved where and exits 130 (`progress`: how far
+    the run got). Returns the three paths."""
     model_path = os.path.join(output_dir, "model.zip")
     model.save(model_path)
     csv_path = os.path.join(output_dir, "eval.csv")

@@ -166,7 +166,8 @@ _POLICY_BOTS = _SharedPolicyBots()
 
 
 def shared_policy_bot(paths: Sequence[str], name: str | None = None) -> Any:
-    """The process's one `PolicyBot` for the policy files `paths` (see `_SharedPolicyBots`)."""
+    """The process's one `PolicyBot` for the policy files `paths`, named `name` (default
+    the first file's name; see `_SharedPolicyBots`)."""
     return _POLICY_BOTS.get(paths, name)
 
 
@@ -836,6 +837,7 @@ class SessionStore:
     never another client's. All clients together keep at most `total`: beyond it, a
     new session replaces the least recently used one of any client only if nobody has
     asked about that one for `idle_seconds`; otherwise it is refused (`ServerFull`).
+    `clock` gives the time in seconds (default `time.monotonic`; a test passes a fake).
     """
 
     def __init__(

@@ -32,18 +32,22 @@ class TimedH11Protocol(H11Protocol):
     _timing: Any = None  # the h11 state of the client being timed
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start timing the head of the first request on the new connection `transport`."""
         super().connection_made(transport)
         self._watch()
 
     def data_received(self, data: bytes) -> None:
+        """Hand the received bytes `data` to h11, then time what the client owes next."""
         super().data_received(data)
         self._watch()
 
     def on_response_complete(self) -> None:
+        """After an answer, time the head of the client's next request if it has begun."""
         super().on_response_complete()
         self._watch()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the timer of a closed connection (`exc`: the error that closed it, if any)."""
         self._cancel()
         super().connection_lost(exc)
 

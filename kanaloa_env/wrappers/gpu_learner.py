@@ -158,7 +158,12 @@ def learner_kernels(engine: Any) -> LearnerKernels:
 def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
     """The end of an env step: a game that did not end reports the learner's reward
     since its last decision (a game that ended reported its final one; what its new
-    game brought before the learner's first decision stays for the next step)."""
+    game brought before the learner's first decision stays for the next step).
+
+    Device arrays over the `n` games: `acc` (n,) float32 the learner's reward since its
+    last decision (moved to the report, then zeroed), `ret` (n,) float32 the episode's
+    return (adds it), `out` the (n, len(COLUMNS)) float32 report of the step.
+    """
     g = cuda.grid(1)
     if g < n and out[g, ENDED] == 0:
         out[g, REWARD] = acc[g]
@@ -167,9 +172,9 @@ def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
 
 
 def read_report(out: Any) -> tuple[Any, Any, dict[str, Any]]:
-    """`(reward, done, info)` of one env step from its (N, len(COLUMNS)) float32 report,
-    a torch tensor over the device buffer: (N,) views of its columns (no copy), `done`
-    and the flags of `info` as bool tensors."""
+    """`(reward, done, info)` of one env step from its report `out`, an (N, len(COLUMNS))
+    float32 torch tensor over the device buffer: (N,) views of its columns (no copy),
+    `done` and the flags of `info` as bool tensors."""
     info = {
         "terminated": out[:, TERMINATED] > 0,
         "truncated": out[:, TRUNCATED] > 0,
@@ -181,7 +186,8 @@ def read_report(out: Any) -> tuple[Any, Any, dict[str, Any]]:
 
 
 def count_illegal_where(actions: Any, legal: Any, where: Any) -> int:
-    """How many games flagged in (B,) bool `where` have an action out of range or illegal."""
+    """How many games flagged in (B,) bool `where` have an action out of range or illegal:
+    `actions` (B,) integers and `legal` the (B, A) bool masks, device arrays."""
     count = cuda.to_device(np.zeros(1, dtype=np.int64))
     launch(_illegal_where, len(where), actions, legal, where, count)
     return int(count.copy_to_host()[0])

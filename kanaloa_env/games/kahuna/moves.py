@@ -161,8 +161,8 @@ def _effects(state: State, action: int) -> str:
 
 
 def label_head(state: State, action: int) -> str:
-    """The words of a move's label before its note, for a newcomer and parsed back by
-    `parse_move`: "place bridge BARI-DUDA, pay DUDA", "remove opponent's bridge
+    """The words of the label of move `action` in game 0 of `state`, before its note, for
+    a newcomer and parsed back by `parse_move`: "place bridge BARI-DUDA, pay DUDA", "remove opponent's bridge
     ELAI-HUNA, pay HUNA+HUNA", "discard ALOA" ("hand back ALOA" in the draw phase),
     "end play" ("end final turn"), "take COCO from slot 0", "draw from the pile",
     "skip the draw"."""
