@@ -25,12 +25,12 @@ def bounded_int(text: str, low: int, high: int | None, allowed: str) -> int:
 
 
 def positive_int(text: str) -> int:
-    """An argparse `type`: an int >= 1, else an error naming the value."""
+    """An argparse `type`: `text` as an int >= 1, else an error naming the value."""
     return bounded_int(text, 1, None, "an int >= 1")
 
 
 def seed_int(text: str) -> int:
-    """An argparse `type`: a seed, an int in 0..2**64-1."""
+    """An argparse `type`: `text` as a seed, an int in 0..2**64-1."""
     return bounded_int(text, 0, 2**64 - 1, "an int in 0..2**64-1")
 
 

@@ -139,26 +139,35 @@ class HeuristicRollouts:
     def check(
         self, view: object, seats: object, masks: object
     ) -> tuple[Any, np.ndarray, np.ndarray]:
+        """`SearchGame.check`: `view`, `seats` and `masks` of a bot call checked for the
+        game of `rules`."""
         r = self.rules
         return check_act(view, seats, masks, r.state_type, r.num_actions, r.state_name)
 
     def info_keys(self, view: Any, seats: np.ndarray, base: np.uint64) -> np.ndarray:
+        """`SearchGame.info_keys`: the game's decision keys of `seats` in `view` from `base`."""
         return self.rules.info_keys(view, seats, base)
 
     def determinize(
         self, view: Any, seats: np.ndarray, counts: np.ndarray, keys: np.ndarray
     ) -> Any:
+        """`SearchGame.determinize`: `counts[i]` full states agreeing with what `seats[i]`
+        knows in game i of `view`, drawn from `keys` (the game's belief sampling)."""
         return self.rules.determinize(view, seats, counts, keys)
 
     def step(self, state: Any, actions: np.ndarray) -> None:
+        """`SearchGame.step`: `actions` (B,) applied to `state` in place."""
         self.rules.step(state, actions)
 
     def marker(self, state: Any) -> np.ndarray:
+        """`SearchGame.marker`: (B,) int64, each game of `state`'s round counter."""
         # A copy: the rollouts step the state, and the marker is where they began.
         counter: np.ndarray = getattr(state, self.rules.round_counter)
         return counter.astype(np.int64)
 
     def stopped(self, state: Any, marker: np.ndarray) -> np.ndarray:
+        """`SearchGame.stopped`: (B,) bool, games of `state` over, or past the horizon
+        from `marker`."""
         done: np.ndarray = state.terminated | state.truncated
         if self.horizon == "game":
             return done

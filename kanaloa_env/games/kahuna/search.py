@@ -245,6 +245,8 @@ class KahunaSearch(HeuristicRollouts):
     _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
 
     def value(self, state: State, seats: np.ndarray) -> np.ndarray:
+        """`SearchGame.value` of each game of `state` for `seats`: the result of a finished
+        game, else the seat's chance from the position (`win_chance`)."""
         B = state.batch_size
         out = np.empty(B, dtype=np.float64)
         over = np.empty(B, dtype=bool)

@@ -129,6 +129,8 @@ class KanaloaSearch(HeuristicRollouts):
     _heuristic: HeuristicBot = field(default_factory=HeuristicBot, repr=False)
 
     def value(self, state: State, seats: np.ndarray) -> np.ndarray:
+        """`SearchGame.value` of each game of `state` for `seats`: 1 for a win, 0 for a
+        loss, else the seat's chance from the position (`win_chances`)."""
         rows = np.arange(state.batch_size)
         won = (state.winner == seats).astype(np.float64)
         over = state.terminated | state.truncated
