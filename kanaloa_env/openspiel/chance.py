@@ -324,9 +324,11 @@ class KahunaChance(ChanceModel):
     """
 
     max_chance_outcomes = kc.NUM_ISLANDS
+    # OpenSpiel reads first_player=0 as an int, which a string parameter refuses: the
+    # seats are named as our agents are, "player_0" and "player_1".
     parameter_defaults: ClassVar[dict[str, Any]] = {"first_player": "random"}
     parameter_decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {
-        "first_player": lambda v: int(v) if v in ("0", "1") else v
+        "first_player": lambda v: {"player_0": 0, "player_1": 1}.get(v, v)
     }
 
     def __init__(self, game: Any) -> None:
