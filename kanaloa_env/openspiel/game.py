@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,6 +25,9 @@ from .chance import ChanceModel
 __all__ = ["OpenSpielGame", "OpenSpielObserver", "OpenSpielState", "register", "short_name"]
 
 PREFIX = "python_"
+# Rewards' denominators are small (P - 1, the rank scheme's 2(P - 1)); float32's error
+# (6e-8) is far below the gap 1e-6 between fractions of denominators up to 1000.
+_DENOMINATOR = 1000
 
 
 def short_name(game: str | Game[Any, Any]) -> str:
@@ -66,6 +70,13 @@ class _Engine:
 
     def __setstate__(self, state: tuple[Any]) -> None:
         self.state = state[0]
+
+
+def exact_rewards(rewards: np.ndarray) -> np.ndarray:
+    """(P,) float64: the engine's float32 rewards as the fractions they stand for (-1/3,
+    not float32's -0.33333334; every scheme's rewards are fractions with small
+    denominators), so that they sum to 0 in float64 as OpenSpiel checks (to 1e-9)."""
+    return np.array([float(Fraction(float(x)).limit_denominator(_DENOMINATOR)) for x in rewards])
 
 
 class OpenSpielState(pyspiel.State):  # type: ignore[misc]
@@ -112,9 +123,11 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         """Step the engine with the legal `action` and collect its rewards."""
         s = self._engine.state
         self.ours.step_inplace(s, np.array([action], dtype=np.int64), validate=False)
-        r = s.rewards[0].astype(np.float64)
-        self._rewards += r
-        self._returns += r
+        r = s.rewards[0]
+        if r.any():
+            r = exact_rewards(r)
+            self._rewards += r
+            self._returns += r
 
     # ---- OpenSpiel's state API --------------------------------------------------
 
@@ -301,6 +314,11 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(self.game_type, info, params)
         self.config = config
 
+    def __reduce__(self) -> tuple[Callable[[str], Any], tuple[str]]:
+        # By its game string, as OpenSpiel pickles its own games; `load` registers our
+        # games in a new process (a game from elsewhere must be registered there first).
+        return load, (str(self),)
+
     def new_initial_state(self) -> OpenSpielState:
         """A new game at its first chance node (the set-up)."""
         return self.state_class(self)
@@ -310,6 +328,13 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     ) -> OpenSpielObserver:
         """The observer OpenSpiel's observation and information-state calls use."""
         return OpenSpielObserver(self, iig_obs_type, params)
+
+
+def load(game_string: str) -> Any:
+    """`pyspiel.load_game(game_string)` with our games registered (unpickling a game)."""
+    import kanaloa_env.openspiel  # noqa: F401  registers Kanaloa and Kahuna
+
+    return pyspiel.load_game(game_string)
 
 
 def _encodable(value: Any) -> bool:
