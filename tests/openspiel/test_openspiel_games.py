@@ -49,7 +49,7 @@ def _random_state(game, seed: int, decisions: int):
     n = 0
     while not st.is_terminal() and (st.is_chance_node() or n < decisions):
         if st.is_chance_node():
-            actions, probs = zip(*st.chance_outcomes())
+            actions, probs = zip(*st.chance_outcomes(), strict=True)
             st.apply_action(int(rng.choice(actions, p=probs)))
         else:
             st.apply_action(int(rng.choice(st.legal_actions())))
