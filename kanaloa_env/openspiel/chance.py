@@ -77,6 +77,11 @@ class ChanceModel:
         """`outcome` of `st`'s chance node in words ("deal red-7 to player_2")."""
         return f"chance outcome {outcome}"
 
+    def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
+        """Whether `outcome` is an outcome of `st`'s chance node (a game may answer faster
+        than by listing them)."""
+        return any(a == outcome for a, _ in self.outcomes(st))
+
     def apply_action(self, st: OpenSpielState, action: int) -> None:
         """Apply the legal decision `action` of the player to act: by default the engine's
         step, then `after_step`. A model whose decisions start a chance event (a draw)
@@ -99,16 +104,16 @@ class ChanceModel:
         raise NotImplementedError
 
 
-def _draw_counts(counts: np.ndarray) -> list[tuple[int, float]]:
+def _draw_counts(counts: Sequence[int]) -> list[tuple[int, float]]:
     """(item, count / total) for every item with a count: a uniform draw of one physical
     card among those left, told by its kind."""
-    total = float(counts.sum())
-    return [(int(k), float(counts[k]) / total) for k in np.flatnonzero(counts)]
+    total = sum(counts)
+    return [(k, c / total) for k, c in enumerate(counts) if c]
 
 
 # ---- Kanaloa ---------------------------------------------------------------------
 
-_CARD_COPIES = np.array([1] * nc.NUM_TIKI + [nc.NUM_KANALOA, nc.NUM_OCTOPUS], dtype=np.int64)
+_CARD_COPIES = (1,) * nc.NUM_TIKI + (nc.NUM_KANALOA, nc.NUM_OCTOPUS)
 _FIRST_BIT = np.array(list(range(nc.NUM_TIKI)) + [nc.NUM_TIKI, nc.NUM_TIKI + nc.NUM_KANALOA])
 
 
@@ -203,10 +208,7 @@ class KanaloaChance(ChanceModel):
         if stage == "first":
             P = st.config.num_players
             return [(p, 1.0 / P) for p in range(P)]
-        dealt = st.pending[-1]
-        counts = _CARD_COPIES.copy()
-        np.subtract.at(counts, dealt, 1)
-        return _draw_counts(counts)
+        return _draw_counts(st.pending[-2])  # the deal: the copies left of each kind
 
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
         pending, cfg = st.pending, st.config
@@ -217,9 +219,10 @@ class KanaloaChance(ChanceModel):
                 st.pending = ["first", pending[1]]
             return
         if stage == "first":
-            st.pending = ["setup_deal", pending[1], outcome, []]
+            st.pending = ["setup_deal", pending[1], outcome, list(_CARD_COPIES), []]
             return
-        dealt = pending[-1]
+        counts, dealt = pending[-2], pending[-1]
+        counts[outcome] -= 1
         dealt.append(outcome)
         if len(dealt) < nc.HAND_SIZE * cfg.num_players:
             return
@@ -252,6 +255,12 @@ class KanaloaChance(ChanceModel):
         s.hands[0, :] = hands
         call(kanaloa_refresh, st.config.rules, s.kernel_arrays(), 0)
 
+    def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
+        if st.pending[0] in ("setup_deal", "deal"):
+            counts = st.pending[-2]
+            return isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0
+        return super().is_possible(st, outcome)
+
     def outcome_name(self, st: OpenSpielState, outcome: int) -> str:
         stage = st.pending[0]
         if stage == "route":
@@ -267,7 +276,7 @@ class KanaloaChance(ChanceModel):
         if int(s.round[0]) != st.round and not bool(s.done[0]):
             s.hands[0, :] = 0  # the engine's own deal of the new round is not the game's
             s.legal[0, :] = False
-            st.pending = ["deal", []]
+            st.pending = ["deal", list(_CARD_COPIES), []]
         st.round = int(s.round[0])
 
     def max_decisions(self, config: Any) -> int:
@@ -290,10 +299,10 @@ def count_word(islands: Sequence[int]) -> int:
     return sum(1 << (2 * int(x)) for x in islands)
 
 
-def pile_counts(s: Any) -> np.ndarray:
-    """(12,) int64 cards of each island in the engine's face-down pile."""
+def pile_counts(s: Any) -> list[int]:
+    """The cards of each island 0..11 in the engine's face-down pile."""
     size = int(s.pile_size[0])
-    return np.bincount(s.pile[0, :size].astype(np.int64), minlength=kc.NUM_ISLANDS)
+    return np.bincount(s.pile[0, :size], minlength=kc.NUM_ISLANDS).tolist()  # type: ignore[no-any-return]
 
 
 class KahunaChance(ChanceModel):
@@ -340,14 +349,16 @@ class KahunaChance(ChanceModel):
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
         stage = st.pending[0]
         if stage == "setup":
-            counts = np.full(kc.NUM_ISLANDS, kc.CARDS_PER_ISLAND, dtype=np.int64)
-            np.subtract.at(counts, st.pending[1], 1)
+            counts = [kc.CARDS_PER_ISLAND] * kc.NUM_ISLANDS
+            for x in st.pending[1]:
+                counts[x] -= 1
             return _draw_counts(counts)
         if stage == "coin":
             return [(0, 0.5), (1, 0.5)]
         counts = pile_counts(st.engine)  # "draw", "take", "row"
         if stage == "row":
-            np.add.at(counts, st.pending[2], 1)
+            for x in st.pending[2]:
+                counts[x] += 1
         return _draw_counts(counts)
 
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:

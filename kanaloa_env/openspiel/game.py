@@ -10,6 +10,7 @@ with every random event a chance node (`kanaloa_env.openspiel.chance`). Any game
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -72,6 +73,18 @@ class _Engine:
         self.state = state[0]
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+@functools.lru_cache(maxsize=8)
+def _zeros(players: int) -> np.ndarray:
+    """A read-only (P,) float64 of zeros (the rewards of a transition without any)."""
+    out = np.zeros(players)
+    out.flags.writeable = False
+    return out
+
+
 def exact_rewards(rewards: np.ndarray) -> np.ndarray:
     """(P,) float64: the engine's float32 rewards as the fractions they stand for (-1/3,
     not float32's -0.33333334; every scheme's rewards are fractions with small
@@ -101,9 +114,8 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         self._engine = _Engine(None)
         self.pending: list[Any] | None = self.chance.begin(game.config)
         self.round = 0
-        P = game.num_players()
-        self._returns = np.zeros(P)
-        self._rewards = np.zeros(P)
+        self._player = int(pyspiel.PlayerId.CHANCE)  # cached: OpenSpiel asks often
+        self._returns = self._rewards = _zeros(game.num_players())
 
     @property
     def config(self) -> Any:
@@ -126,26 +138,28 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         r = s.rewards[0]
         if r.any():
             r = exact_rewards(r)
-            self._rewards += r
-            self._returns += r
+            self._rewards = self._rewards + r
+            self._returns = self._returns + r
 
     # ---- OpenSpiel's state API --------------------------------------------------
 
+    def _find_player(self) -> None:
+        """Cache the player to act after a transition (`current_player`)."""
+        if self.pending is not None:
+            self._player = _CHANCE
+            return
+        s = self._engine.state
+        self._player = _TERMINAL if s.terminated[0] or s.truncated[0] else int(s.current_player[0])
+
     def current_player(self) -> int:
         """The player to act, `PlayerId.CHANCE` at a chance node, `TERMINAL` at the end."""
-        if self.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        s = self._engine.state
-        if s.terminated[0] or s.truncated[0]:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(s.current_player[0])
+        return self._player
 
     def is_terminal(self) -> bool:
-        s = self._engine.state
-        return self.pending is None and bool(s.terminated[0] or s.truncated[0])
+        return self._player == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.pending is not None or player != self.current_player():
+        if player != self._player or player < 0:
             return []
         return np.flatnonzero(self._engine.state.legal[0]).tolist()  # type: ignore[no-any-return]
 
@@ -156,19 +170,20 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self.chance.outcomes(self)
 
     def _apply_action(self, action: int) -> None:
-        self._rewards = np.zeros_like(self._rewards)
         if self.pending is not None:
-            outcomes = self.chance.outcomes(self)
-            if all(a != action for a, _ in outcomes):
+            if not self.chance.is_possible(self, action):
+                outcomes = [a for a, _ in self.chance.outcomes(self)]
                 raise ValueError(
                     f"{self.ours.name}: chance outcome {action!r} is not possible here; the "
-                    f"outcomes are {[a for a, _ in outcomes]}"
+                    f"outcomes are {outcomes}"
                 )
+            self._rewards = _zeros(len(self._rewards))
             self.chance.apply_outcome(self, int(action))
+            self._find_player()
             return
-        s = self._engine.state
-        if s.terminated[0] or s.truncated[0]:
+        if self._player == _TERMINAL:
             raise ValueError(f"{self.ours.name}: the game is over; no action is legal")
+        s = self._engine.state
         legal = s.legal[0]
         if not (
             isinstance(action, (int, np.integer)) and 0 <= action < len(legal) and legal[action]
@@ -184,7 +199,9 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
                 f"{self.ours.name}: action {what} is not legal for player_{p}; legal: "
                 + ", ".join(names)
             )
+        self._rewards = _zeros(len(self._rewards))
         self.chance.apply_action(self, int(action))
+        self._find_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
