@@ -1,6 +1,7 @@
 """Decisions per second of random games through OpenSpiel's state API: our games
 (`python_kanaloa`, `python_kahuna`, `kanaloa_env.openspiel`) against OpenSpiel's C++
-`hearts`, driven from Python the same way, in one run.
+`hearts`, driven from Python the same way, in one run: with the information state
+read at each decision (as `bench_core.py` drives hearts) and without.
 
 ```
 python benchmarks/bench_openspiel.py                 # 3 s per row in 3 turns
@@ -11,7 +12,8 @@ Every row plays whole games with one driver: at a chance node, draw an outcome b
 probability from `chance_outcomes()`; at a decision, read the player's information
 state tensor (`open_spiel.python.observation.make_observation` with perfect recall,
 public and single-player private information: hearts' own; ours our observation),
-take `legal_actions()`, apply a uniformly random one. A decision is one player move;
+take `legal_actions()`, apply a uniformly random one (the rows "observe no" skip the
+tensor). A decision is one player move;
 the time includes the chance nodes (hearts deals 52 cards and a pass direction per
 game, Kanaloa 8 per player per round). The ratio column divides by hearts. Target:
 Kanaloa >= 0.5x hearts. Each row runs in `--rounds` slices, the rows taking turns, and
@@ -32,9 +34,22 @@ from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next t
 import kanaloa_env.openspiel  # noqa: F401  registers python_kanaloa and python_kahuna
 
 
-def play(game_string: str, seconds: float, seed: int = 0) -> tuple[float, float, float]:
-    """Random games of `game_string` for about `seconds`: (decisions per second, games
-    per second, microseconds per decision)."""
+def pick(outcomes: list[tuple[int, float]], u: float) -> int:
+    """The outcome whose probability interval holds `u` (a uniform draw in [0, 1))."""
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if u < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def play(
+    game_string: str, seconds: float, observe: bool = True, seed: int = 0
+) -> tuple[float, float, float]:
+    """Random games of `game_string` for about `seconds`, reading the information state
+    tensor of each decision when `observe`: (decisions per second, games per second,
+    microseconds per decision)."""
     game = pyspiel.load_game(game_string)
     obs_type = pyspiel.IIGObservationType(
         perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -48,15 +63,10 @@ def play(game_string: str, seconds: float, seed: int = 0) -> tuple[float, float,
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                u, acc = rng.random(), 0.0
-                for action, p in outcomes:
-                    acc += p
-                    if u < acc:
-                        break
-                state.apply_action(action)
+                state.apply_action(pick(state.chance_outcomes(), rng.random()))
                 continue
-            observation.set_from(state, state.current_player())
+            if observe:
+                observation.set_from(state, state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             decisions += 1
