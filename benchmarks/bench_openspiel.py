@@ -80,18 +80,19 @@ def main() -> None:
     add_turn_options(parser, "row")
     parser.add_argument("--num-players", type=int, default=4, help="Kanaloa's table size")
     args = parser.parse_args()
-    rows = [
-        "hearts",
-        f"python_kanaloa(players={args.num_players})",
-        "python_kahuna",
-    ]
-    results = best_in_turns([lambda s, r=r: play(r, s) for r in rows], args.seconds, args.rounds)
-    hearts = results[0][0]
-    print(
-        f"{'game':42s} {'decisions/s':>12s} {'games/s':>9s} {'us/decision':>12s} {'x hearts':>9s}"
+    games = ["hearts", f"python_kanaloa(players={args.num_players})", "python_kahuna"]
+    rows = [(g, observe) for observe in (True, False) for g in games]
+    results = best_in_turns(
+        [lambda s, g=g, o=o: play(g, s, o) for g, o in rows], args.seconds, args.rounds
     )
-    for row, (rate, games, us) in zip(rows, results, strict=True):
-        print(f"{row:42s} {rate:12.0f} {games:9.2f} {us:12.1f} {rate / hearts:9.2f}")
+    head = f"{'game':32s} {'observe':>8s} {'decisions/s':>12s} {'games/s':>9s}"
+    print(f"{head} {'us/decision':>12s} {'x hearts':>9s}")
+    hearts = {o: r[0] for (g, o), r in zip(rows, results, strict=True) if g == "hearts"}
+    for (g, o), (rate, per_s, us) in zip(rows, results, strict=True):
+        print(
+            f"{g:32s} {'yes' if o else 'no':>8s} {rate:12.0f} {per_s:9.2f} {us:12.1f} "
+            f"{rate / hearts[o]:9.2f}"
+        )
 
 
 if __name__ == "__main__":
