@@ -49,7 +49,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def make_agent(env: rl_environment.Environment, seed: int) -> policy_gradient.PolicyGradient:
-    """The actor-critic agent: one hidden layer of 64, Adam, an update every 2 episodes."""
+    """The actor-critic agent: one hidden layer of 64, Adam, an update every 8 episodes."""
     torch.manual_seed(seed)
     info = env.observation_spec()["info_state"][0]
     actions = env.action_spec()["num_actions"]
@@ -59,9 +59,9 @@ def make_agent(env: rl_environment.Environment, seed: int) -> policy_gradient.Po
         actions,
         loss_str="a2c",
         hidden_layers_sizes=[64],
-        batch_size=2,
+        batch_size=8,
         critic_learning_rate=0.01,
-        pi_learning_rate=0.05,
+        pi_learning_rate=0.003,
         entropy_cost=0.01,
         num_critic_before_pi=1,
         optimizer_str="adam",
