@@ -112,7 +112,8 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._config = _Shared(game.config)
         self._engine = _Engine(None)
-        self.pending: list[Any] | None = self.chance.begin(game.config)
+        # The ChanceModel's record (a list), None at a decision node: see its docstring.
+        self.pending: Any = self.chance.begin(game.config)
         self.round = 0
         self._player = int(pyspiel.PlayerId.CHANCE)  # cached: OpenSpiel asks often
         self._returns = self._rewards = _zeros(game.num_players())
@@ -189,7 +190,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
             isinstance(action, (int, np.integer)) and 0 <= action < len(legal) and legal[action]
         ):
             p = int(s.current_player[0])
-            names = [f"{a} ({self.ours.action_name(a)})" for a in np.flatnonzero(legal)]
+            names = [f"{a} ({self.ours.action_name(int(a))})" for a in np.flatnonzero(legal)]
             what = (
                 f"{action} ({self.ours.action_name(action)})"
                 if isinstance(action, (int, np.integer)) and 0 <= action < len(legal)
