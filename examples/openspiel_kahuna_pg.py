@@ -90,15 +90,21 @@ def evaluate(env, agent, games: int, rng: np.random.Generator) -> float:
 
 
 def train(
-    episodes: int, eval_games: int, seed: int = 0, game_string: str = "python_kahuna"
+    episodes: int,
+    eval_games: int,
+    seed: int = 0,
+    game_string: str = "python_kahuna",
+    measure_before: bool = True,
 ) -> Result:
-    """Train for `episodes` games and measure the win rate before and after."""
+    """Train for `episodes` games and measure the win rate after (and before, when
+    `measure_before`; else `before` is 1/2, random against random by symmetry). The run
+    is reproducible: seeded torch, numpy and environment, one torch thread."""
     torch.set_num_threads(1)
     game = pyspiel.load_game(game_string)
     env = rl_environment.Environment(game, seed=seed)
     agent = make_agent(env, seed)
     rng = np.random.default_rng(seed)
-    before = evaluate(env, agent, eval_games, rng)
+    before = evaluate(env, agent, eval_games, rng) if measure_before else 0.5
     start = time.perf_counter()
     for episode in range(episodes):
         play(env, agent, episode % 2, rng, train=True)
