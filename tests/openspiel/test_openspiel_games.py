@@ -299,3 +299,26 @@ def test_importing_kanaloa_env_does_not_import_pyspiel() -> None:
         "import kanaloa_env.openspiel; assert 'pyspiel' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_register_takes_any_game_with_a_chance_model() -> None:
+    from kanaloa_env.games import get_game
+    from kanaloa_env.openspiel import register, short_name
+    from kanaloa_env.openspiel.game import _builtin_chance
+
+    assert register("kanaloa") is register("kanaloa")  # once per process
+    assert short_name("kuhn") == "python_kuhn" and "python_kuhn" in pyspiel.registered_names()
+    with pytest.raises(TypeError, match="no built-in OpenSpiel chance model"):
+        _builtin_chance(get_game("kuhn"))
+    with pytest.raises(TypeError, match="must be a ChanceModel"):
+        _register_fresh_kuhn_with(object())
+
+
+def _register_fresh_kuhn_with(chance: object) -> None:
+    from kanaloa_env.openspiel import game as module
+
+    saved = module._REGISTERED.pop("python_kuhn")
+    try:
+        module.register("kuhn", chance=chance)  # type: ignore[arg-type]
+    finally:
+        module._REGISTERED["python_kuhn"] = saved
