@@ -100,6 +100,7 @@ def train(
     `measure_before`; else `before` is 1/2, random against random by symmetry). The run
     is reproducible: seeded torch, numpy and environment, one torch thread."""
     torch.set_num_threads(1)
+    np.random.seed(seed)  # OpenSpiel's agent samples its actions from numpy's global generator
     game = pyspiel.load_game(game_string)
     env = rl_environment.Environment(game, seed=seed)
     agent = make_agent(env, seed)
