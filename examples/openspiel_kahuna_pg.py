@@ -61,7 +61,7 @@ def make_agent(env: rl_environment.Environment, seed: int) -> policy_gradient.Po
         hidden_layers_sizes=[64],
         batch_size=8,
         critic_learning_rate=0.01,
-        pi_learning_rate=0.003,
+        pi_learning_rate=0.01,
         entropy_cost=0.01,
         num_critic_before_pi=1,
         optimizer_str="adam",
@@ -102,7 +102,10 @@ def train(
     torch.set_num_threads(1)
     np.random.seed(seed)  # OpenSpiel's agent samples its actions from numpy's global generator
     game = pyspiel.load_game(game_string)
-    env = rl_environment.Environment(game, seed=seed)
+    # (a `seed` keyword would go to the game settings, which a game object ignores)
+    env = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(seed)
+    )
     agent = make_agent(env, seed)
     rng = np.random.default_rng(seed)
     before = evaluate(env, agent, eval_games, rng) if measure_before else 0.5

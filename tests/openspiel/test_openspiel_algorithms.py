@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 )
 def test_rl_environment_episodes(name: str) -> None:
     game = pyspiel.load_game(name)
-    env = rl_environment.Environment(game, seed=1)
+    env = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(1)
+    )
     P = game.num_players()
     assert env.observation_spec()["info_state"] == (game.ours.obs_dim,)
     assert env.action_spec()["num_actions"] == game.num_distinct_actions()
