@@ -17,9 +17,12 @@ from openspiel_kahuna_pg import train  # noqa: E402
 
 
 def test_policy_gradient_learns_to_beat_random_at_kahuna() -> None:
-    # 100 training games; the seeded run wins 42 of 60 games against random (70%,
-    # Wilson [57%, 80%]), random against random being 1/2 by symmetry.
-    result = train(episodes=100, eval_games=60, seed=0, measure_before=False)
+    # Seeded, so reproducible: after 60 training games the agent scores 77% in 100 games
+    # against random (a draw counts half; Wilson [68%, 84%]), random against random
+    # scoring 1/2 by symmetry. Runs this short depend on the seed (seed 1 after 100 games:
+    # 40%); the seed is pinned, and the slow test trains longer.
+    result = train(episodes=60, eval_games=100, seed=0, measure_before=False)
+    assert result.after == pytest.approx(0.77), result
     assert result.after_interval[0] > 0.5, result
 
 
