@@ -2,7 +2,7 @@
 advantage actor-critic) learns Kahuna against a random player, through OpenSpiel's
 `rl_environment` over `python_kahuna`.
 
-    python examples/openspiel_kahuna_pg.py --episodes 400 --eval-games 200
+    python examples/openspiel_kahuna_pg.py --episodes 400 --eval-games 200 --seed 1
 
 The learner takes seat 0 and seat 1 in turn; the opponent plays uniformly random legal
 moves. Before and after training it plays `--eval-games` games (seats alternating,
@@ -124,8 +124,13 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=400)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--skip-before",
+        action="store_true",
+        help="do not measure the untrained agent (then 'before' shows 1/2, random's score)",
+    )
     args = parser.parse_args()
-    r = train(args.episodes, args.eval_games, args.seed)
+    r = train(args.episodes, args.eval_games, args.seed, measure_before=not args.skip_before)
     lo, hi = r.after_interval
     print(
         f"episodes {r.episodes} in {r.seconds:.1f} s; win rate against random over "
