@@ -72,7 +72,7 @@ def test_kanaloa_agrees_with_the_engine(name: str) -> None:
                 _feed(st, kanaloa_deal(s))
         assert st.is_terminal()
         np.testing.assert_allclose(st.returns(), returns, atol=0)
-    assert decisions > 400
+    assert decisions > 450  # 4 configs: over 1,800 decisions
 
 
 @pytest.mark.parametrize(
@@ -112,4 +112,4 @@ def test_kahuna_agrees_with_the_engine(name: str) -> None:
             returns += s.rewards[0]
             np.testing.assert_allclose(st.returns(), returns, atol=0)
         assert st.is_terminal()
-    assert decisions > 400 and draws > 50 and reshuffles > 0
+    assert decisions > 400 and draws > 50 and reshuffles > 0  # 3 configs: over 1,200
