@@ -272,6 +272,16 @@ class OpenSpielObserver:
     def __init__(self, game: OpenSpielGame, iig_obs_type: Any, params: Mapping[str, Any] | None):
         if params:
             raise ValueError(f"observation parameters are not supported; got {dict(params)}")
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            # Our observation is one player's: public information with that player's own
+            # private cards. A public-only or all-players view would need another encoder.
+            raise ValueError(
+                f"{game.ours.name} observes for one player (public_info=True, "
+                f"private_info=SINGLE_PLAYER); got {iig_obs_type}"
+            )
         self._ours = game.ours
         self._info = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         self.tensor = np.zeros(game.ours.obs_dim, dtype=np.float32)

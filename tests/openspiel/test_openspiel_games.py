@@ -322,3 +322,16 @@ def _register_fresh_kuhn_with(chance: object) -> None:
         module.register("kuhn", chance=chance)  # type: ignore[arg-type]
     finally:
         module._REGISTERED["python_kuhn"] = saved
+
+
+def test_only_a_players_own_observation_is_offered() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_kahuna")
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="observes for one player"):
+        make_observation(game, public)
+    with pytest.raises(ValueError, match="not supported"):
+        game.make_py_observer(None, {"x": 1})
