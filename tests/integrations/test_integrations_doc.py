@@ -24,7 +24,15 @@ from integrations_snippets import (
     snippets,
 )
 
-IN_TEST_ENV = ["torchrl", "tianshou", "supersuit", "cleanrl", "sb3_selfplay"]
+IN_TEST_ENV = [
+    "torchrl",
+    "tianshou",
+    "supersuit",
+    "cleanrl",
+    "sb3_selfplay",
+    "openspiel",
+    "openspiel_ismcts",
+]
 # AgileRL's own environment. `agilerl.algorithms` imports `peft`, which AgileRL 2.58 declares
 # only in its `llm` extras; 0.21.0 is the version those extras pin.
 AGILERL = ["agilerl==2.58.0", "peft==0.21.0"]
