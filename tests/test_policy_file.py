@@ -264,13 +264,13 @@ def test_net_is_a_bot_of_the_games_that_ship_policy_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ "net" (and "guided") are offered for a game exactly when its files are in the data
-    folder; a game without them refuses the name, and its old name "ppo", saying why."""
+    folder; a game without them refuses the name, saying why."""
     from kanaloa_env.bots import bot_names
 
     monkeypatch.setattr(pf, "SHIPPED_DIR", str(tmp_path))
     for game in ("kahuna", "kanaloa"):
-        assert not {"net", "guided", "ppo"} & set(bot_names(game))
-    for name in ("net", "guided", "ppo"):
+        assert not {"net", "guided"} & set(bot_names(game))
+    for name in ("net", "guided"):
         with pytest.raises(ValueError, match=r"Kahuna ships no policy files kahuna_\*p.npz in"):
             make_bot(name, game="kahuna")
     g = get_game("kahuna")

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from .._deprecation import renamed_keyword
 from ..core.batch import GameState
 
 if TYPE_CHECKING:
@@ -372,7 +371,6 @@ class Game(Generic[S, C]):
         set up on up to `threads` threads (the result does not depend on it)."""
         return self.engine.init_from_keys(config, keys, threads=threads)  # type: ignore[no-any-return]
 
-    @renamed_keyword("game", "i")
     def init_game(self, config: C, seed: int, i: int = 0) -> S:
         """A batch of one: game `i` of the stream `seed` (as in `init(config, B, seed)`)."""
         return self.engine.init(config, 1, seed, first_game=i)  # type: ignore[no-any-return]
@@ -562,7 +560,6 @@ class Game(Generic[S, C]):
         """Sentences telling what one decision in game `i` did (records, replay, play)."""
         return self._view("describe").describe_step(before, action, after, i, names)  # type: ignore[no-any-return]
 
-    @renamed_keyword("game", "i")
     def render_text(
         self,
         state: S,
@@ -576,7 +573,6 @@ class Game(Generic[S, C]):
         is the player to act."""
         return self._view("text").render_text(state, i, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
 
-    @renamed_keyword("game", "i")
     def render_rgb(self, state: S, i: int = 0, seat: int | None = None) -> np.ndarray:
         """Game `i` as an (H, W, 3) uint8 picture."""
         return self._view("image").render_rgb(state, i, seat)  # type: ignore[no-any-return]

@@ -17,7 +17,7 @@ from kanaloa_env.core.kahuna import Config, Phase, State, init, public_view, ste
 from kanaloa_env.core.kahuna.belief import determinize
 from kanaloa_env.games.kahuna.heuristic import HeuristicBot
 from kanaloa_env.games.kahuna.search import (
-    KAHUNA_SEARCH_DEFAULTS,
+    SEARCH_DEFAULTS,
     KahunaSearch,
     decision_keys,
     win_chance,
@@ -198,7 +198,7 @@ def test_registered_as_search_for_kahuna() -> None:
     assert "search" in bot_names("kahuna")
     bot = make_bot("search", game="kahuna")
     assert isinstance(bot, SearchBot) and bot.game == "kahuna"
-    for name, value in KAHUNA_SEARCH_DEFAULTS.items():
+    for name, value in SEARCH_DEFAULTS.items():
         assert getattr(bot, name) == value
     result = run_tournament(
         ["search", "random"], 2, 2, seed=0, config={"max_turns": 8}, game="kahuna"

@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from kanaloa_env._deprecation import renamed_keyword
 from kanaloa_env.drawing.terminal import BOLD, paint
 from kanaloa_env.games.protocol import Game, Move, parse_listed_move
 
@@ -94,8 +93,6 @@ class KuhnGame(Game[State, Config]):
         return {"decisions": taken, "showdown": outcome(state).showdown}
 
     # ---- words (the picture is image.py's, the bot heuristic.py's) ------------------------
-
-    @renamed_keyword("game", "i")  # (the protocol's render_text takes the old name too)
     def render_text(
         self,
         state: State,

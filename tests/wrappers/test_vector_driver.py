@@ -382,14 +382,3 @@ def test_threads_change_nothing_but_speed(game: str, monkeypatch: pytest.MonkeyP
         VectorDriver(2, threads=0)
     with pytest.raises(TypeError, match="threads must be an int >= 1, got 1.5"):
         VectorDriver(2, threads=1.5)  # type: ignore[arg-type]
-
-
-def test_observe_threads_is_a_deprecated_name_of_threads() -> None:
-    with pytest.warns(DeprecationWarning, match="use threads="):
-        driver = VectorDriver(2, observe_threads=2)
-    assert driver.threads == driver.observe_threads == 2
-    with (
-        pytest.raises(ValueError, match="observe_threads must be an int >= 1, got 0"),
-        pytest.warns(DeprecationWarning),
-    ):
-        VectorDriver(2, observe_threads=0)

@@ -34,7 +34,6 @@ from functools import cache
 import numpy as np
 from PIL import Image
 
-from ..._deprecation import renamed_keyword
 from ...core.kahuna import cards
 from ...core.kahuna.constants import (
     ACTION_CARD,
@@ -426,7 +425,6 @@ def _game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | N
     return g, (int(seat) if seat is not None else (to_act if to_act >= 0 else None))
 
 
-@renamed_keyword("game", "i")
 def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
     """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
     to act (`kanaloa_env.games.protocol.Region`): a line for each bridge that may be
@@ -457,7 +455,6 @@ def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Re
     return regions
 
 
-@renamed_keyword("game", "i")
 def render_image(
     state: State, i: int = 0, seat: int | None = None, supersample: int = 2
 ) -> Image.Image:
@@ -485,7 +482,6 @@ def render_image(
     return c.result()
 
 
-@renamed_keyword("game", "i")
 def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     """The board of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 

@@ -28,7 +28,6 @@ from ..search import HeuristicRollouts, check_act
 from .heuristic import HeuristicBot
 
 __all__ = [
-    "KAHUNA_SEARCH_DEFAULTS",
     "SEARCH_DEFAULTS",
     "VALUE_WEIGHTS",
     "KahunaSearch",
@@ -44,7 +43,6 @@ SEARCH_DEFAULTS: dict[str, Any] = {
     "horizon": "round",
 }
 """The `SearchBot` fields of Kahuna's "search" bot (`make_bot("search", game="kahuna")`)."""
-KAHUNA_SEARCH_DEFAULTS = SEARCH_DEFAULTS  # its name before `Game.search_defaults`
 
 
 @dataclass

@@ -26,7 +26,6 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from ..._deprecation import renamed_keyword
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
@@ -562,7 +561,6 @@ def _removable(state: State, g: int) -> list[tuple[int, int]]:
     return out
 
 
-@renamed_keyword("game", "i")
 def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
     """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
     to act (`kanaloa_env.games.protocol.Region`): the hand's playable cards (the card
@@ -591,7 +589,6 @@ def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Re
     return regions
 
 
-@renamed_keyword("game", "i")
 def render_image(
     state: State, i: int = 0, seat: int | None = None, supersample: int = 2
 ) -> Image.Image:
@@ -621,7 +618,6 @@ def render_image(
     return img
 
 
-@renamed_keyword("game", "i")
 def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     """The table of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 

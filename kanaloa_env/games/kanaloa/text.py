@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._deprecation import renamed_keyword
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
@@ -54,7 +53,6 @@ _TURN = {
 }
 
 
-@renamed_keyword("game", "i")
 def render_text(
     state: State, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:
