@@ -27,7 +27,7 @@ from kanaloa_env.bots.policy_file import (
     make_metadata,
     save_policy,
 )
-from kanaloa_env.core import Config, init, observe, step
+from kanaloa_env.core.kanaloa import Config, init, observe, step
 from kanaloa_env.core.kanaloa.observation import OFFSETS
 from kanaloa_env.games import get_game
 

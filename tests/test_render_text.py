@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kanaloa_env.core import Config, from_scenario, init, step_inplace, to_scenario
+from kanaloa_env.core.kanaloa import Config, from_scenario, init, step_inplace, to_scenario
 from kanaloa_env.core.kanaloa.constants import REMOVE_BASE
 from kanaloa_env.drawing.terminal import WIDTH
 from kanaloa_env.render import render_text

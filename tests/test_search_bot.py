@@ -12,7 +12,7 @@ from core.kit import ROUTE_4, load, make
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import SearchBot, bot_names, make_bot, public_view, search
 from kanaloa_env.bots.search import evaluate_actions
-from kanaloa_env.core import Config, Phase, State, init, step
+from kanaloa_env.core.kanaloa import Config, Phase, State, init, step
 from kanaloa_env.core.kanaloa.constants import card_from_name
 from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 from kanaloa_env.games.kanaloa.search import KanaloaSearch, decision_keys, win_chances

@@ -76,16 +76,6 @@ def _power_form(n: int) -> str:
     return f"2**64-{2**64 - n}" if n > 2**63 else str(n)
 
 
-def scenario_key(key: object, seed: int | None) -> np.uint64:
-    """A scenario's game key: `key` (an int in 0..2**64-1, or a ValueError naming the
-    scenario key 'key'), else game 0 of the stream `seed` (0 when None)."""
-    if key is None:
-        return game_keys(0 if seed is None else seed, np.zeros(1, np.uint64))[0]  # type: ignore[no-any-return]
-    if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key <= MAX_GAME:
-        raise ValueError(f"scenario key 'key' must be an int in 0..2**64-1, got {key!r}")
-    return np.uint64(key)
-
-
 def game_indices(state: GameState, idx: object, who: str) -> np.ndarray:
     """(b,) int64 indices of games of `state` from integer indices (negative ones count
     from the end, as in numpy) or a (B,) bool mask; an IndexError naming `who` for an

@@ -7,8 +7,10 @@ the bots, records, rendering, the arena and the command-line tools depend on thi
 class and on nothing game-specific. Adding a game adds its engine
 (`kanaloa_env/core/<game>/`), its sub-package here (`kanaloa_env/games/<game>/`: the
 `Game` subclass in `__init__.py`, and by convention the modules `text.py`,
-`image.py`, `describe.py`, `moves.py`, `heuristic.py` and `search.py` that the default
-methods below import on first use) and one line in `kanaloa_env.games.GAMES`.
+`image.py`, `describe.py`, `moves.py`, `heuristic.py`, `gpu_heuristic.py` and
+`search.py` that the default methods below import on first use) and one line in
+`kanaloa_env.games.GAMES`. The calls into the engine default to the functions of the
+same names in the engine package.
 
 A game's state is a `kanaloa_env.core.batch.GameState`: arrays with a leading batch
 axis `B`, among them `key`, `current_player`, `legal`, `rewards`, `terminated`,
@@ -73,7 +75,8 @@ class Region:
 S = TypeVar("S", bound=GameState)
 C = TypeVar("C")
 
-# The engine methods of `Game` and the functions of the `engine` module their defaults call.
+# The methods of `Game` whose defaults call a function of the game's `engine` module, and
+# that function's name: a game provides the method when its engine module defines it.
 _ENGINE_FUNCTIONS = {
     "init": "init",
     "init_from_keys": "init_from_keys",
@@ -82,7 +85,25 @@ _ENGINE_FUNCTIONS = {
     "step_inplace": "step_inplace",
     "step": "step",
     "validate_actions": "validate_actions",
+    "observe": "observe",
+    "action_name": "action_name",
+    "public_view": "public_view",
+    "determinize": "determinize",
+    "check_invariants": "check_invariants",
+    "random_playthrough": "random_playthrough",
+    "to_scenario": "to_scenario",
+    "from_scenario": "from_scenario",
 }
+# The engine functions every game needs (the others are optional pieces).
+_REQUIRED_ENGINE_METHODS = (
+    "init",
+    "init_from_keys",
+    "init_game",
+    "reset_games",
+    "step_inplace",
+    "step",
+    "validate_actions",
+)
 # The views and the modules of the game's package their defaults import.
 _VIEW_MODULES = {
     "describe_action": "describe",
@@ -97,11 +118,13 @@ _VIEW_MODULES = {
     "final_lines": "moves",
     "bot_factories": "heuristic",
     "search_pieces": "search",
+    "gpu_bot": "gpu_heuristic",
 }
 
-# View functions added to a module after games were written for it: a game provides one
-# only if its module defines it (checking imports the module).
-_LATER_VIEW_FUNCTIONS = frozenset({"action_regions"})
+# View functions that a game's module may leave out while it has the others (a picture
+# without clickable regions): a game provides one only if its module defines it
+# (checking imports the module).
+_OPTIONAL_VIEW_FUNCTIONS = frozenset({"action_regions"})
 
 
 def parse_listed_move(text: str, moves: Sequence[Move]) -> int:
@@ -129,14 +152,19 @@ class Game(Generic[S, C]):
     (`missing_pieces`):
 
     - `REQUIRED_ATTRIBUTES`: the class attributes below;
-    - `REQUIRED_METHODS`: the engine methods (the game's own, or the functions of the
-      same names in its `engine` module, as the defaults call them), `observe`,
-      `observation_bounds`, `final_ranks` and `action_name`; a game with several
-      table sizes also `observed_table_sizes`;
+    - `REQUIRED_METHODS`: the engine methods, `observe`, `observation_bounds`,
+      `final_ranks` and `action_name`; a game with several table sizes also
+      `observed_table_sizes`;
     - `OPTIONAL_METHODS`: the rest, each with what needs it. A game without one
       raises NotImplementedError (or ModuleNotFoundError for a view module) where it
       is called, and `provides(name)` is False; the conformance suite
       (`tests/conformance/`) skips what a game does not provide.
+
+    Every call into the engine (`init`, ..., `observe`, `action_name`, `public_view`,
+    `determinize`, `check_invariants`, `random_playthrough`, `to_scenario`,
+    `from_scenario`) has a default that calls the function of the same name in the
+    game's `engine` module (`init_game` calls its `init`), so a game provides one by
+    its engine defining it or by overriding the method.
 
     The other methods (config helpers, `game_summary`, `shaping_potential`, the
     command-line flags, `search_defaults`) have defaults that serve any game.
@@ -153,9 +181,11 @@ class Game(Generic[S, C]):
         state_class: the engine's `GameState` subclass.
         engine: the engine package (`kanaloa_env.core.<game>`), whose `init(config, B,
             seed, first_game=0)`, `init_from_keys(..., threads=)`, `reset_games(...,
-            threads=)`, `step(..., threads=)`, `step_inplace(..., validate=, threads=)`
-            and `validate_actions` the engine methods below call: every engine exports
-            them under these names.
+            threads=)`, `step(..., threads=)`, `step_inplace(..., validate=, threads=)`,
+            `validate_actions`, `observe(state, seat=, threads=)`, `action_name`,
+            `public_view`, `determinize`, `check_invariants`, `random_playthrough(config,
+            num_games=, seed=, ...)`, `to_scenario(state, i, include_key=)` and
+            `from_scenario(scenario, seed=)` the engine methods below call.
     """
 
     name: ClassVar[str]
@@ -181,7 +211,7 @@ class Game(Generic[S, C]):
         "state_class",
     )
     REQUIRED_METHODS: ClassVar[tuple[str, ...]] = (
-        *_ENGINE_FUNCTIONS,
+        *_REQUIRED_ENGINE_METHODS,
         "observe",
         "observation_bounds",
         "final_ranks",
@@ -233,7 +263,7 @@ class Game(Generic[S, C]):
             return self._gpu_module() is not None
         if method in _VIEW_MODULES:
             module = _VIEW_MODULES[method]
-            if method in _LATER_VIEW_FUNCTIONS:  # the module may predate the function
+            if method in _OPTIONAL_VIEW_FUNCTIONS:
                 return self._has_view(module) and hasattr(self._view(module), method)
             return self._has_view(module)
         return False
@@ -246,6 +276,17 @@ class Game(Generic[S, C]):
         if several and type(self).observed_table_sizes is Game.observed_table_sizes:
             missing.append("observed_table_sizes (the game has several table sizes)")
         return missing
+
+    def _engine_function(self, method: str, missing: str | None = None) -> Callable[..., Any]:
+        """The function of the `engine` module that `method`'s default calls, or
+        NotImplementedError (`missing`, else a message naming the function) without one."""
+        name = _ENGINE_FUNCTIONS[method]
+        fn = getattr(getattr(self, "engine", None), name, None)
+        if fn is None:
+            raise NotImplementedError(
+                missing or f"{self.title} has no {method}: its engine module defines no {name}()"
+            )
+        return fn  # type: ignore[no-any-return]
 
     # ---- config ------------------------------------------------------------------
 
@@ -409,7 +450,7 @@ class Game(Generic[S, C]):
     ) -> np.ndarray:
         """(B, obs_dim) float32 observations from `seat`'s point of view (default: each
         game's player to act); only what that player may know."""
-        raise NotImplementedError
+        return self._engine_function("observe")(state, seat=seat, threads=threads)  # type: ignore[no-any-return]
 
     def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
         """(b,) int64: the table size each (b, obs_dim) observation was encoded for (a
@@ -427,14 +468,15 @@ class Game(Generic[S, C]):
     def public_view(self, state: S, seats: np.ndarray) -> S:
         """A copy of `state` holding only what player `seats[i]` may know in game `i`
         (what a bot that reads the state may see)."""
-        raise NotImplementedError
+        return self._engine_function("public_view")(state, seats)  # type: ignore[no-any-return]
 
     def determinize(self, view: S, seats: np.ndarray, n: int, rng: np.random.Generator) -> S:
         """Belief sampling: for each of the b games of `view` (a state or its public view
         for `seats`), `n` full states that agree with everything `seats[i]` knows, the
         hidden information drawn uniformly among the consistent ones and future chance
         fresh; (b * n) games, game-major."""
-        raise NotImplementedError(f"{self.name} has no belief sampling")
+        fn = self._engine_function("determinize", f"{self.name} has no belief sampling")
+        return fn(view, seats, n, rng)  # type: ignore[no-any-return]
 
     def final_ranks(self, state: S) -> np.ndarray:
         """(B, P) float64 finishing ranks of finished games: 1 is best, tied players share
@@ -472,22 +514,23 @@ class Game(Generic[S, C]):
 
     def check_invariants(self, state: S) -> None:
         """Raise an `AssertionError` subclass naming the game and rule a state breaks."""
-        raise NotImplementedError
+        self._engine_function("check_invariants")(state)
 
     def random_playthrough(self, config: C, num_games: int, seed: int, **kwargs: Any) -> Any:
         """Play random legal games to the end checking invariants (the engine's own
         `random_playthrough`, its statistics returned)."""
-        raise NotImplementedError
+        fn = self._engine_function("random_playthrough")
+        return fn(config, num_games=num_games, seed=seed, **kwargs)
 
     # ---- positions -------------------------------------------------------------------
 
     def to_scenario(self, state: S, i: int = 0, include_key: bool = False) -> dict[str, Any]:
         """Game `i` of `state` as a JSON-compatible scenario dict."""
-        raise NotImplementedError
+        return self._engine_function("to_scenario")(state, i, include_key=include_key)  # type: ignore[no-any-return]
 
     def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> S:
         """A batch of one from a scenario (untrusted: ValueError/TypeError naming the key)."""
-        raise NotImplementedError
+        return self._engine_function("from_scenario")(scenario, seed=seed)  # type: ignore[no-any-return]
 
     # ---- words and pictures ---------------------------------------------------------------
 
@@ -517,18 +560,26 @@ class Game(Generic[S, C]):
         GPU env then plays it on the CPU through a copy of the batch). The object has
         `actions(state, where, out)`: for a `DeviceState`, the bot's action for the
         player to act in every game flagged in the (B,) bool device array `where`,
-        written into the (B,) int64 device array `out`. Imports CUDA when it returns one."""
-        return None
+        written into the (B,) int64 device array `out`. Imports CUDA when it returns one.
+
+        The default serves the game's heuristic (`heuristic.py`'s `HeuristicBot`, that
+        class exactly) by its package's `gpu_heuristic.py`, `gpu_heuristic(bot)`."""
+        if not self._has_view("gpu_heuristic") or not self._has_view("heuristic"):
+            return None
+        if type(bot) is not self._view("heuristic").HeuristicBot:
+            return None
+        return self._view("gpu_heuristic").gpu_heuristic(bot)
 
     def action_name(self, action: int) -> str:
         """A short name of an action index, without context (e.g. "play red-7")."""
-        raise NotImplementedError
+        return self._engine_function("action_name")(action)  # type: ignore[no-any-return]
 
     # A game's sub-package holds these views by convention, imported on first use (so a
     # game's pictures do not load Pillow until drawn): `describe.py` (describe_action,
     # describe_step), `text.py` (render_text), `image.py` (render_rgb), `moves.py`
-    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`,
-    # `search.py` (search_pieces, SEARCH_DEFAULTS).
+    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`
+    # (HeuristicBot), `gpu_heuristic.py` (gpu_heuristic), `search.py` (search_pieces,
+    # SEARCH_DEFAULTS).
 
     def _package(self) -> str:
         # The package of the module that defines the game's class (the class may live in

@@ -32,9 +32,9 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # stable-baselines3 is an optional dependency (the `train` extra): import on use.
-    if name == "SB3VecEnv":
-        from .sb3 import SB3VecEnv
+    if name != "SB3VecEnv":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # stable-baselines3 is an optional dependency (the `train` extra): imported on use.
+    from .sb3 import SB3VecEnv
 
-        return SB3VecEnv
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return SB3VecEnv

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import kuhn
@@ -28,9 +29,26 @@ from kanaloa_env.wrappers import VectorDriver
 TESTS = Path(__file__).resolve().parents[1]
 
 
+def engine_with(*functions: str) -> ModuleType:
+    """An engine module holding only `functions` of Kuhn poker's engine (the protocol's
+    defaults serve every engine function a game's engine module defines)."""
+    module = ModuleType("bare_kuhn_engine")
+    for name in functions:
+        setattr(module, name, getattr(kuhn_engine, name))
+    return module
+
+
+# What every game needs of its engine; Kuhn's `observe`, `public_view` and `determinize`
+# stay out, so that the optional pieces are missing.
+BARE_ENGINE = engine_with(
+    "init", "init_from_keys", "reset_games", "step_inplace", "step", "validate_actions"
+)
+
+
 class BareKuhn(Game[Any, Any]):
-    """Kuhn poker with the required pieces only: attributes, the engine module and the
-    four required methods; no views, bots, positions, invariants or belief sampling."""
+    """Kuhn poker with the required pieces only: attributes, an engine module of the
+    required functions and the four required methods; no views, bots, positions,
+    invariants or belief sampling."""
 
     name = "bare_kuhn"
     title = "Kuhn poker, bare"
@@ -40,7 +58,7 @@ class BareKuhn(Game[Any, Any]):
     default_num_players = 2
     config_class = kuhn_engine.Config
     state_class = kuhn_engine.State
-    engine = kuhn_engine
+    engine = BARE_ENGINE
 
     def observe(self, state: Any, seat: Any = None, threads: int = 1) -> np.ndarray:
         return kuhn_engine.observe(state, seat)
@@ -147,6 +165,34 @@ def test_a_game_with_only_the_required_pieces_plays_everywhere() -> None:
     d.reset()
     r = d.step(sample_legal(d.action_masks(), np.random.default_rng(0)))
     assert r.obs.shape == (8, bare.obs_dim)
+
+
+def test_the_engine_module_gives_the_engine_methods() -> None:
+    """A game provides each call into the engine that its engine module defines, through
+    the protocol's defaults, without writing the method; the others say what is missing."""
+
+    class EngineKuhn(BareKuhn):
+        name = "engine_kuhn"
+        engine = kuhn_engine
+        observe = Game.observe  # type: ignore[assignment]
+
+    g, bare = EngineKuhn(), BareKuhn()
+    assert g.missing_pieces() == []
+    assert [m for m in Game.OPTIONAL_METHODS if g.provides(m)] == ["public_view", "determinize"]
+    state = g.init(g.config_class(), 6, seed=3)
+    seats = np.maximum(state.current_player, 0).astype(np.int64)
+    assert np.array_equal(g.observe(state, seat=seats), kuhn_engine.observe(state, seat=seats))
+    assert g.public_view(state, seats).equal(kuhn_engine.public_view(state, seats))
+    samples = g.determinize(state, seats, 2, np.random.default_rng(0))
+    assert samples.batch_size == 12
+    with pytest.raises(
+        NotImplementedError, match="Kuhn poker, bare has no to_scenario: its engine"
+    ):
+        g.to_scenario(state)
+    with pytest.raises(NotImplementedError, match="bare_kuhn has no belief sampling"):
+        bare.determinize(state, seats, 2, np.random.default_rng(0))
+    with pytest.raises(NotImplementedError, match="has no public_view: its engine module"):
+        bare.public_view(state, seats)
 
 
 def test_a_game_registered_after_import_gets_both_env_ids() -> None:

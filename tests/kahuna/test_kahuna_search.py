@@ -11,10 +11,10 @@ from kahuna_kit import ACTION, load, make
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import SearchBot, bot_names, make_bot
 from kanaloa_env.bots.search import evaluate_actions
-from kanaloa_env.core import Config as KanaloaConfig
-from kanaloa_env.core import init as kanaloa_init
 from kanaloa_env.core.kahuna import Config, Phase, State, init, public_view, step
 from kanaloa_env.core.kahuna.belief import determinize
+from kanaloa_env.core.kanaloa import Config as KanaloaConfig
+from kanaloa_env.core.kanaloa import init as kanaloa_init
 from kanaloa_env.games.kahuna.heuristic import HeuristicBot
 from kanaloa_env.games.kahuna.search import (
     SEARCH_DEFAULTS,

@@ -51,7 +51,8 @@ class KuhnGame(Game[State, Config]):
     default_num_players = 2
     config_class = Config
     state_class = State
-    engine: ClassVar[ModuleType] = engine  # init, step, ...: the protocol's defaults call them
+    # init, step, observe, public_view, determinize: the protocol's defaults call them.
+    engine: ClassVar[ModuleType] = engine
 
     # ---- config (the protocol's defaults, plus two command-line flags) --------------
 
@@ -62,9 +63,7 @@ class KuhnGame(Game[State, Config]):
     def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
         return {k: getattr(args, k) for k in ("ante", "bet") if getattr(args, k) is not None}
 
-    # ---- the engine (required) ---------------------------------------------------------
-
-    observe = staticmethod(engine.observe)
+    # ---- the engine (required; `observe` is the engine's) --------------------------------
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """[0, 1] everywhere: one-hots, flags and stakes over the largest stake."""
@@ -78,10 +77,8 @@ class KuhnGame(Game[State, Config]):
     def action_name(self, action: int) -> str:
         return ACTION_NAMES[action]
 
-    # ---- optional pieces: the engine's and positions.py's functions, a summary -----------
+    # ---- optional pieces: positions.py's functions (the engine's are defaults), a summary --
 
-    public_view = staticmethod(engine.public_view)
-    determinize = staticmethod(engine.determinize)
     check_invariants = staticmethod(positions.check_invariants)
     random_playthrough = staticmethod(positions.random_playthrough)
     to_scenario = staticmethod(positions.to_scenario)

@@ -7,7 +7,7 @@ import pytest
 
 from kanaloa_env.bots import RandomBot, sample_legal
 from kanaloa_env.bots.model import CallableBot
-from kanaloa_env.core import Config, init, observe, step
+from kanaloa_env.core.kanaloa import Config, init, observe, step
 from kanaloa_env.evaluation import evaluate, wilson_interval
 from kanaloa_env.wrappers import VectorDriver
 

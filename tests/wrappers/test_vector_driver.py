@@ -9,7 +9,7 @@ import pytest
 
 from kanaloa_env.bots import RandomBot, sample_legal
 from kanaloa_env.bots.model import CallableBot
-from kanaloa_env.core import OBS_DIM, Config, decode, legal_action_mask, observe
+from kanaloa_env.core.kanaloa import OBS_DIM, Config, decode, legal_action_mask, observe
 from kanaloa_env.core.rng import game_keys
 from kanaloa_env.wrappers import StepResult, VectorDriver, observation_space
 

@@ -44,9 +44,7 @@ def _reset(state: State, idx: np.ndarray, keys: np.ndarray, threads: int) -> Non
 
 
 _SETUP = Setup(State, Config, _reset)
-init = _SETUP.init
-init_from_keys = _SETUP.init_from_keys
-reset_games = _SETUP.reset_games
+init, init_from_keys, reset_games = _SETUP.init, _SETUP.init_from_keys, _SETUP.reset_games
 
 
 @kernel

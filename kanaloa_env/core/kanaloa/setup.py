@@ -28,10 +28,8 @@ def _reset(state: State, idx: np.ndarray, keys: np.ndarray, threads: int) -> Non
     run_state(_reset_range, len(idx), threads, state, idx, keys)
 
 
-_SETUP = Setup(State, Config, _reset, where="kanaloa_env.core")
-init = _SETUP.init
-init_from_keys = _SETUP.init_from_keys
-reset_games = _SETUP.reset_games
+_SETUP = Setup(State, Config, _reset)
+init, init_from_keys, reset_games = _SETUP.init, _SETUP.init_from_keys, _SETUP.reset_games
 
 
 @kernel

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core import kahuna as engine
-from ...core.kahuna.belief import determinize
 from ...core.kahuna.config import DISCARD_RULES, Config
 from ...core.kahuna.constants import (
     DEGREE,
@@ -25,29 +24,22 @@ from ...core.kahuna.constants import (
     MAX_STONES,
     MIN_STONES,
     NUM_ACTIONS,
-    action_name,
 )
 from ...core.kahuna.observation import OBS_DIM, OFFSETS
 from ...core.kahuna.state import State
+from ...core.layout import bounds
 from ..protocol import Game
 
 __all__ = ["GAME", "KahunaGame"]
 
 
-def _observation_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """Every feature lies in [0, 1] (docs/observation-kahuna.md: indicators, and counts
-    over their maxima) except the bridges at an island over its majority threshold,
-    at most degree / threshold (K1.3: 5/3 at an island of degree 5)."""
-    low = np.zeros(OBS_DIM, dtype=np.float32)
-    high = np.ones(OBS_DIM, dtype=np.float32)
-    for part in ("my_majority", "their_majority"):
-        a, b = OFFSETS[part]
-        high[a:b] = DEGREE / MAJORITY
-    low.flags.writeable = high.flags.writeable = False
-    return low, high
-
-
-_LOW, _HIGH = _observation_bounds()
+# Every feature lies in [0, 1] (docs/observation-kahuna.md: indicators, and counts over
+# their maxima) except the bridges at an island over its majority threshold, at most
+# degree / threshold (K1.3: 5/3 at an island of degree 5).
+_MAJORITY_BOUNDS = (0.0, DEGREE / MAJORITY)
+_LOW, _HIGH = bounds(
+    OFFSETS, OBS_DIM, {"my_majority": _MAJORITY_BOUNDS, "their_majority": _MAJORITY_BOUNDS}
+)
 
 
 class KahunaGame(Game[State, Config]):
@@ -121,23 +113,10 @@ class KahunaGame(Game[State, Config]):
             out["max_turns"] = args.max_turns
         return out
 
-    # ---- the engine ----------------------------------------------------------------
-
-    def observe(
-        self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
-    ) -> np.ndarray:
-        return engine.observe(state, seat=seat, threads=threads)
+    # ---- the engine (the calls into it are the protocol's defaults over `engine`) --------
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return _LOW, _HIGH
-
-    def public_view(self, state: State, seats: np.ndarray) -> State:
-        return engine.public_view(state, seats)
-
-    def determinize(
-        self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
-    ) -> State:
-        return determinize(view, seats, n, rng)
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner 1, the loser 2; a draw or a truncated game 1.5 each (K8.1, K9.1)."""
@@ -165,35 +144,6 @@ class KahunaGame(Game[State, Config]):
         me = np.asarray(seats, dtype=np.intp)
         rows = np.arange(state.batch_size)
         return ((stones[rows, me] - stones[rows, 1 - me]) / MAX_STONES).astype(np.float32)
-
-    def check_invariants(self, state: State) -> None:
-        engine.check_invariants(state)
-
-    def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
-        return engine.random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
-
-    # ---- positions -------------------------------------------------------------------
-
-    def to_scenario(self, state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
-        return engine.to_scenario(state, i, include_key=include_key)
-
-    def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> State:
-        return engine.from_scenario(scenario, seed=seed)  # type: ignore[arg-type]
-
-    # ---- words and pictures (the views are this package's modules: see Game) ------------
-
-    def gpu_bot(self, bot: Any) -> Any | None:
-        """The heuristic decides on the GPU (`gpu_heuristic`); other bots do not."""
-        from .heuristic import HeuristicBot
-
-        if type(bot) is not HeuristicBot:
-            return None
-        from .gpu_heuristic import gpu_heuristic
-
-        return gpu_heuristic(bot)
-
-    def action_name(self, action: int) -> str:
-        return action_name(action)
 
 
 GAME = KahunaGame()

@@ -17,12 +17,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core import kanaloa as engine
-from ...core.kanaloa.belief import determinize
 from ...core.kanaloa.config import DOLPHIN_MODES, Config
-from ...core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, action_name
-from ...core.kanaloa.invariants import check_invariants, random_playthrough
+from ...core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
 from ...core.kanaloa.observation import OBS_DIM, OFFSETS
 from ...core.kanaloa.state import State
+from ...core.layout import bounds
 from ..protocol import Game
 
 __all__ = ["GAME", "KanaloaGame"]
@@ -31,20 +30,7 @@ __all__ = ["GAME", "KanaloaGame"]
 # lap ahead of the last (R9.2), and the move that ends it adds at most one lap, so
 # progress differences stay below 2 laps of at most 24 fields; the lapping distances
 # are (lap + 1 - difference) / 24 with such differences (see OBS_LAYOUT).
-_OBS_BOUNDS = {"progress": (-2.0, 2.0), "lapping": (-1.0, 3.125)}
-
-
-def _observation_bounds() -> tuple[np.ndarray, np.ndarray]:
-    low = np.zeros(OBS_DIM, dtype=np.float32)
-    high = np.ones(OBS_DIM, dtype=np.float32)
-    for name, (lo, hi) in _OBS_BOUNDS.items():
-        a, b = OFFSETS[name]
-        low[a:b], high[a:b] = lo, hi
-    low.flags.writeable = high.flags.writeable = False
-    return low, high
-
-
-_LOW, _HIGH = _observation_bounds()
+_LOW, _HIGH = bounds(OFFSETS, OBS_DIM, {"progress": (-2.0, 2.0), "lapping": (-1.0, 3.125)})
 
 
 class KanaloaGame(Game[State, Config]):
@@ -101,12 +87,7 @@ class KanaloaGame(Game[State, Config]):
             raise TypeError(f"config overrides must be an object, got {type(overrides).__name__}")
         return Config.from_dict(num_players, dict(overrides))
 
-    # ---- the engine ----------------------------------------------------------------
-
-    def observe(
-        self, state: State, seat: np.ndarray | int | None = None, threads: int = 1
-    ) -> np.ndarray:
-        return engine.observe(state, seat=seat, threads=threads)
+    # ---- the engine (the calls into it are the protocol's defaults over `engine`) --------
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return _LOW, _HIGH
@@ -120,26 +101,10 @@ class KanaloaGame(Game[State, Config]):
             bad = int(np.flatnonzero(~ok)[0])
             raise ValueError(
                 f"observation row {bad} has no valid table size (its table_size one-hot is "
-                f"{onehot[bad].tolist()}): observations must come from kanaloa_env.core.observe"
+                f"{onehot[bad].tolist()}): observations must come from "
+                "kanaloa_env.core.kanaloa.observe"
             )
         return MIN_PLAYERS + np.argmax(onehot, axis=1).astype(np.int64)
-
-    def public_view(self, state: State, seats: np.ndarray) -> State:
-        """A copy with what player `seats[i]` may know in game `i`: other players' hands
-        and the random key (which fixes future deals) zeroed, and the mask row cleared
-        where another player is to act (its legal plays would show its cards)."""
-        view = state.copy()
-        seats = np.asarray(seats)
-        keep = np.arange(state.num_players)[None, :] == seats[:, None]
-        view.hands[~keep] = 0
-        view.key[...] = 0
-        view.legal[view.current_player != seats] = False
-        return view
-
-    def determinize(
-        self, view: State, seats: np.ndarray, n: int, rng: np.random.Generator
-    ) -> State:
-        return determinize(view, seats, n, rng)
 
     def final_ranks(self, state: State) -> np.ndarray:
         """The winner first, the others by progress (R9.1); a truncated game by progress."""
@@ -162,35 +127,6 @@ class KanaloaGame(Game[State, Config]):
         own = prog[np.arange(state.batch_size), np.asarray(seats, dtype=np.intp)]
         others = (prog.sum(axis=1) - own) / (P - 1)
         return ((own - others) / state.config.route_fields).astype(np.float32)
-
-    def check_invariants(self, state: State) -> None:
-        check_invariants(state)
-
-    def random_playthrough(self, config: Config, num_games: int, seed: int, **kwargs: Any) -> Any:
-        return random_playthrough(config, num_games=num_games, seed=seed, **kwargs)
-
-    # ---- positions -------------------------------------------------------------------
-
-    def to_scenario(self, state: State, i: int = 0, include_key: bool = False) -> dict[str, Any]:
-        return engine.to_scenario(state, i, include_key=include_key)
-
-    def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> State:
-        return engine.from_scenario(scenario, seed=seed)  # type: ignore[arg-type]
-
-    # ---- words and pictures (the views are this package's modules: see Game) ------------
-
-    def gpu_bot(self, bot: Any) -> Any | None:
-        """The heuristic decides on the GPU (`gpu_heuristic`); other bots do not."""
-        from .heuristic import HeuristicBot
-
-        if type(bot) is not HeuristicBot:
-            return None
-        from .gpu_heuristic import gpu_heuristic
-
-        return gpu_heuristic(bot)
-
-    def action_name(self, action: int) -> str:
-        return action_name(action)
 
 
 GAME = KanaloaGame()

@@ -11,7 +11,7 @@ Drawn with Pillow and its built-in font, so it works on a fresh machine; nothing
 read from disk. The state is not modified.
 
 ```python
-from kanaloa_env.core import Config, init
+from kanaloa_env.core.kanaloa import Config, init
 from kanaloa_env.games.kanaloa.image import render_rgb, render_image
 img = render_rgb(init(Config(), 1, seed=0))      # (840, 1200, 3) uint8
 render_image(state).save("table.png")            # the same as a PIL image
@@ -533,7 +533,9 @@ def _game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | N
     """Game `i`'s index and the seat whose hand is shown (default the player to act;
     None once the game is over), checked."""
     if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+        raise TypeError(
+            f"state must be a kanaloa_env.core.kanaloa.State, got {type(state).__name__}"
+        )
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
         raise TypeError(f"game index i must be an int, got {type(i).__name__}")
     if not 0 <= i < state.batch_size:

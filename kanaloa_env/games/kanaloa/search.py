@@ -54,7 +54,7 @@ class KanaloaSearch(HeuristicRollouts):
     def check(
         self, view: object, seats: object, masks: object
     ) -> tuple[State, np.ndarray, np.ndarray]:
-        return check_act(view, seats, masks, State, NUM_ACTIONS, "kanaloa_env.core.State")
+        return check_act(view, seats, masks, State, NUM_ACTIONS, "kanaloa_env.core.kanaloa.State")
 
     def info_keys(self, view: State, seats: np.ndarray, base: np.uint64) -> np.ndarray:
         return decision_keys(view, seats, base)
