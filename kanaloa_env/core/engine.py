@@ -173,6 +173,18 @@ def _package(cls: type) -> str:
     return cls.__module__.rsplit(".", 1)[0]
 
 
+def compiled_reset(
+    reset_range: Any,
+) -> Callable[[GameState, np.ndarray, np.ndarray, int], None]:
+    """The `reset` of a `Setup` for a compiled batch kernel `reset_range(config, arrays,
+    idx, keys, lo, hi)`: the games `idx` set up with `keys` on `threads` threads."""
+
+    def reset(state: GameState, idx: np.ndarray, keys: np.ndarray, threads: int) -> None:
+        run_state(reset_range, len(idx), threads, state, idx, keys)
+
+    return reset
+
+
 def compiled_step(step_range: Any) -> Callable[[GameState, np.ndarray, int], None]:
     """The `apply` of a `Stepper` for a compiled batch kernel `step_range(rules, arrays,
     actions, lo, hi)`: it runs on `threads` threads, through its compiled code found

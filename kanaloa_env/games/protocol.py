@@ -94,6 +94,13 @@ _ENGINE_FUNCTIONS = {
     "to_scenario": "to_scenario",
     "from_scenario": "from_scenario",
 }
+# The class attributes a game with an `engine` module may leave to it, and their names there.
+_ENGINE_ATTRIBUTES = {
+    "num_actions": "NUM_ACTIONS",
+    "obs_dim": "OBS_DIM",
+    "config_class": "Config",
+    "state_class": "State",
+}
 # The engine functions every game needs (the others are optional pieces).
 _REQUIRED_ENGINE_METHODS = (
     "init",
@@ -160,7 +167,10 @@ class Game(Generic[S, C]):
       is called, and `provides(name)` is False; the conformance suite
       (`tests/conformance/`) skips what a game does not provide.
 
-    Every call into the engine (`init`, ..., `observe`, `action_name`, `public_view`,
+    A class that sets `engine` and not `num_actions`, `obs_dim`, `config_class` or
+    `state_class` gets them from the engine module's `NUM_ACTIONS`, `OBS_DIM`, `Config`
+    and `State` where it has them. Every call into the engine (`init`, ..., `observe`,
+    `action_name`, `public_view`,
     `determinize`, `check_invariants`, `random_playthrough`, `to_scenario`,
     `from_scenario`) has a default that calls the function of the same name in the
     game's `engine` module (`init_game` calls its `init`), so a game provides one by
@@ -239,6 +249,13 @@ class Game(Generic[S, C]):
         "gpu_engine": "the GPU engine and env (the engine package's gpu module)",
         "gpu_bot": "bots that decide on the GPU, GpuVectorEnv's fast opponents",
     }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        engine = vars(cls).get("engine")
+        for attr, name in _ENGINE_ATTRIBUTES.items():
+            if engine is not None and attr not in vars(cls) and hasattr(engine, name):
+                setattr(cls, attr, getattr(engine, name))
 
     # ---- the contract ----------------------------------------------------------------
 

@@ -195,6 +195,30 @@ def test_the_engine_module_gives_the_engine_methods() -> None:
         bare.public_view(state, seats)
 
 
+def test_a_game_class_takes_its_sizes_and_types_from_its_engine_module() -> None:
+    class Minimal(Game[Any, Any]):
+        name = "minimal_kuhn"
+        title = "Kuhn poker, minimal"
+        player_counts = (2,)
+        default_num_players = 2
+        engine = kuhn_engine
+        observation_bounds = BareKuhn.observation_bounds
+        final_ranks = BareKuhn.final_ranks
+        action_name = BareKuhn.action_name
+
+    m = Minimal()
+    assert m.missing_pieces() == [] and m.version == "v0"
+    assert (m.num_actions, m.obs_dim, m.config_class, m.state_class) == (
+        kuhn_engine.NUM_ACTIONS,
+        kuhn_engine.OBS_DIM,
+        kuhn_engine.Config,
+        kuhn_engine.State,
+    )
+    # What the class sets itself stays; an engine module without the name gives nothing.
+    assert type("Own", (Minimal,), {"engine": kuhn_engine, "obs_dim": 7}).obs_dim == 7
+    assert not hasattr(type("Bare", (Game,), {"engine": BARE_ENGINE}), "num_actions")
+
+
 def test_a_game_registered_after_import_gets_both_env_ids() -> None:
     """In a fresh process: `import kanaloa_env`, then register, then make by id."""
     code = (

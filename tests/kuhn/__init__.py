@@ -44,14 +44,10 @@ class KuhnGame(Game[State, Config]):
 
     name = "kuhn"
     title = "Kuhn poker"
-    version = "v0"
-    num_actions = NUM_ACTIONS
-    obs_dim = OBS_DIM
     player_counts = (2,)
     default_num_players = 2
-    config_class = Config
-    state_class = State
-    # init, step, observe, public_view, determinize: the protocol's defaults call them.
+    # NUM_ACTIONS, OBS_DIM, Config, State, and init, step, observe, public_view,
+    # determinize: the protocol takes them from the engine module.
     engine: ClassVar[ModuleType] = engine
 
     # ---- config (the protocol's defaults, plus two command-line flags) --------------

@@ -23,7 +23,6 @@ from ...core.kahuna.constants import (
     MAJORITY,
     MAX_STONES,
     MIN_STONES,
-    NUM_ACTIONS,
 )
 from ...core.kahuna.observation import OBS_DIM, OFFSETS
 from ...core.kahuna.state import State
@@ -47,14 +46,9 @@ class KahunaGame(Game[State, Config]):
 
     name = "kahuna"
     title = "Kahuna"
-    version = "v0"
-    num_actions = NUM_ACTIONS
-    obs_dim = OBS_DIM
     player_counts = (2,)
     default_num_players = 2
-    config_class = Config
-    state_class = State
-    engine: ClassVar[ModuleType] = engine
+    engine: ClassVar[ModuleType] = engine  # NUM_ACTIONS, OBS_DIM, Config, State, init, ...
 
     # ---- config ------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...core import kanaloa as engine
 from ...core.kanaloa.config import DOLPHIN_MODES, Config
-from ...core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS
+from ...core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...core.kanaloa.observation import OBS_DIM, OFFSETS
 from ...core.kanaloa.state import State
 from ...core.layout import bounds
@@ -38,14 +38,9 @@ class KanaloaGame(Game[State, Config]):
 
     name = "kanaloa"
     title = "Kanaloa"
-    version = "v0"
-    num_actions = NUM_ACTIONS
-    obs_dim = OBS_DIM
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     default_num_players = 4
-    config_class = Config
-    state_class = State
-    engine: ClassVar[ModuleType] = engine
+    engine: ClassVar[ModuleType] = engine  # NUM_ACTIONS, OBS_DIM, Config, State, init, ...
 
     # ---- config ------------------------------------------------------------------
 
