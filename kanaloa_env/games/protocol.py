@@ -37,7 +37,7 @@ from ..core.batch import GameState
 if TYPE_CHECKING:
     from .search import SearchGame
 
-__all__ = ["Game", "Move", "Region"]
+__all__ = ["ConfigFlag", "Game", "Move", "Region"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,6 +70,34 @@ class Region:
     shape: str
     points: tuple[tuple[float, float], ...]
     width: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigFlag:
+    """A command-line flag that sets one config field (`Game.config_flags`).
+
+    Attributes:
+        flag: the option, e.g. "--max-turns" (its argparse dest: "max_turns").
+        field: the `Config` field it sets.
+        help: the help text.
+        switch: for a flag without a value (`store_true`), the field's value when given;
+            None for a flag that takes a value.
+        type, choices, metavar: argparse's, for a flag that takes a value.
+        convert: the field's value from the flag's (default: the flag's as is).
+    """
+
+    flag: str
+    field: str
+    help: str
+    switch: Any = None
+    type: Callable[[str], Any] | None = None
+    choices: Any = None
+    metavar: str | None = None
+    convert: Callable[[Any], Any] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
 
 
 S = TypeVar("S", bound=GameState)
@@ -411,12 +439,32 @@ class Game(Generic[S, C]):
             raise ValueError("config overrides must not hold 'num_players'")
         return self.make_config(dict(overrides), num_players=num_players)
 
+    # The game's config flags for the command-line tools (`add_cli_options`).
+    config_flags: ClassVar[tuple[ConfigFlag, ...]] = ()
+
     def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
-        """Add this game's config flags to a command-line parser (e.g. `--announce`)."""
+        """Add this game's config flags to a command-line parser (e.g. `--announce`): by
+        default those of `config_flags`."""
+        for f in self.config_flags:
+            if f.switch is not None:
+                parser.add_argument(f.flag, action="store_true", help=f.help)
+                continue
+            extra = {"type": f.type, "choices": f.choices, "metavar": f.metavar}
+            given = {k: v for k, v in extra.items() if v is not None}
+            parser.add_argument(f.flag, default=None, help=f.help, **given)
 
     def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        """The config overrides the flags of `add_cli_options` asked for."""
-        return {}
+        """The config overrides the flags of `add_cli_options` asked for: by default
+        those of `config_flags` that were given."""
+        out: dict[str, Any] = {}
+        for f in self.config_flags:
+            value = getattr(args, f.dest)
+            if f.switch is not None:
+                if value:
+                    out[f.field] = f.switch
+            elif value is not None:
+                out[f.field] = f.convert(value) if f.convert is not None else value
+        return out
 
     # ---- the engine ----------------------------------------------------------------
 

@@ -4,6 +4,7 @@ only the required pieces already plays through every generic layer."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import warnings
@@ -284,3 +285,27 @@ def test_an_unknown_bot_says_which_piece_the_game_lacks() -> None:
         make_bot("search", game="kuhn")
     with pytest.raises(ValueError, match=r"unknown bot 'wizard' for Kuhn poker: use one of"):
         make_bot("wizard", game="kuhn")
+
+
+def test_the_config_flags_make_the_command_line_options() -> None:
+    """`Game.config_flags` give a game's flags and the config overrides they ask for:
+    values (converted where the flag says), switches, nothing for a flag not given."""
+    for game, argv, want in [
+        (kuhn.GAME, ["--bet", "2"], {"bet": 2}),
+        (
+            get_game("kahuna"),
+            ["--first-player", "1", "--no-early-end"],
+            {"first_player": 1, "early_end": False},
+        ),
+        (get_game("kahuna"), ["--first-player", "random"], {"first_player": "random"}),
+        (
+            get_game("kanaloa"),
+            ["--announce", "--max-rounds", "3"],
+            {"nil_announcement": True, "max_rounds": 3},
+        ),
+        (BareKuhn(), [], {}),
+    ]:
+        parser = argparse.ArgumentParser()
+        game.add_cli_options(parser)
+        assert game.cli_overrides(parser.parse_args(argv)) == want
+        assert game.make_config(want)  # the overrides make a valid config

@@ -5,15 +5,14 @@ Registered by `tests/conftest.py`, named nowhere in `kanaloa_env`; see docs/addi
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from kanaloa_env.drawing.terminal import BOLD, paint
-from kanaloa_env.games.protocol import Game, Move, parse_listed_move
+from kanaloa_env.games.protocol import ConfigFlag, Game, Move, parse_listed_move
 
 from . import engine, positions
 from .engine import ACTION_NAMES, CARD_NAMES, NUM_ACTIONS, OBS_DIM, Config, State, outcome
@@ -50,14 +49,12 @@ class KuhnGame(Game[State, Config]):
     # determinize: the protocol takes them from the engine module.
     engine: ClassVar[ModuleType] = engine
 
-    # ---- config (the protocol's defaults, plus two command-line flags) --------------
+    # ---- config (the protocol's defaults, with two command-line flags) --------------
 
-    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--ante", type=int, default=None, help="chips each player antes")
-        parser.add_argument("--bet", type=int, default=None, help="chips a bet costs")
-
-    def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        return {k: getattr(args, k) for k in ("ante", "bet") if getattr(args, k) is not None}
+    config_flags = (
+        ConfigFlag("--ante", "ante", "chips each player antes", type=int),
+        ConfigFlag("--bet", "bet", "chips a bet costs", type=int),
+    )
 
     # ---- the engine (required; `observe` is the engine's) --------------------------------
 

@@ -9,7 +9,6 @@ bot's pieces (`search.py`); belief sampling is the engine's (`core.kahuna.belief
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
@@ -27,7 +26,7 @@ from ...core.kahuna.constants import (
 from ...core.kahuna.observation import OBS_DIM, OFFSETS
 from ...core.kahuna.state import State
 from ...core.layout import bounds
-from ..protocol import Game
+from ..protocol import ConfigFlag, Game
 
 __all__ = ["GAME", "KahunaGame"]
 
@@ -49,6 +48,36 @@ class KahunaGame(Game[State, Config]):
     player_counts = (2,)
     default_num_players = 2
     engine: ClassVar[ModuleType] = engine  # NUM_ACTIONS, OBS_DIM, Config, State, init, ...
+    config_flags = (
+        ConfigFlag(
+            "--stones",
+            "stones_per_player",
+            f"stones per player, {MIN_STONES}..{MAX_STONES} (K1.6; default 10)",
+            type=int,
+            choices=range(MIN_STONES, MAX_STONES + 1),
+            metavar="N",
+        ),
+        ConfigFlag(
+            "--first-player",
+            "first_player",
+            "who takes the first turn (K2.2; default random)",
+            choices=("random", "0", "1"),
+            convert=lambda fp: fp if fp == "random" else int(fp),
+        ),
+        ConfigFlag(
+            "--discard-rule",
+            "discard_rule",
+            "when a card may be discarded in the play phase (K4.4; default any_time)",
+            choices=DISCARD_RULES,
+        ),
+        ConfigFlag(
+            "--no-early-end",
+            "early_end",
+            "no early end when a player has no bridge in rounds 2 and 3 (K8.2)",
+            switch=False,
+        ),
+        ConfigFlag("--max-turns", "max_turns", "truncate after N turns (K9.1)", type=int),
+    )
 
     # ---- config ------------------------------------------------------------------
 
@@ -61,51 +90,6 @@ class KahunaGame(Game[State, Config]):
         if not isinstance(overrides, Mapping):
             raise TypeError(f"config overrides must be an object, got {type(overrides).__name__}")
         return Config.from_dict(dict(overrides))
-
-    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--stones",
-            type=int,
-            default=None,
-            choices=range(MIN_STONES, MAX_STONES + 1),
-            metavar="N",
-            help=f"stones per player, {MIN_STONES}..{MAX_STONES} (K1.6; default 10)",
-        )
-        parser.add_argument(
-            "--first-player",
-            choices=("random", "0", "1"),
-            default=None,
-            help="who takes the first turn (K2.2; default random)",
-        )
-        parser.add_argument(
-            "--discard-rule",
-            choices=DISCARD_RULES,
-            default=None,
-            help="when a card may be discarded in the play phase (K4.4; default any_time)",
-        )
-        parser.add_argument(
-            "--no-early-end",
-            action="store_true",
-            help="no early end when a player has no bridge in rounds 2 and 3 (K8.2)",
-        )
-        parser.add_argument(
-            "--max-turns", type=int, default=None, help="truncate after N turns (K9.1)"
-        )
-
-    def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if args.stones is not None:
-            out["stones_per_player"] = args.stones
-        if args.first_player is not None:
-            fp = args.first_player
-            out["first_player"] = fp if fp == "random" else int(fp)
-        if args.discard_rule is not None:
-            out["discard_rule"] = args.discard_rule
-        if args.no_early_end:
-            out["early_end"] = False
-        if args.max_turns is not None:
-            out["max_turns"] = args.max_turns
-        return out
 
     # ---- the engine (the calls into it are the protocol's defaults over `engine`) --------
 

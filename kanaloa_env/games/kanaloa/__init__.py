@@ -9,7 +9,6 @@ adds what the layers above ask of a game: the text table (`text.py`), the pictur
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
@@ -22,7 +21,7 @@ from ...core.kanaloa.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...core.kanaloa.observation import OBS_DIM, OFFSETS
 from ...core.kanaloa.state import State
 from ...core.layout import bounds
-from ..protocol import Game
+from ..protocol import ConfigFlag, Game
 
 __all__ = ["GAME", "KanaloaGame"]
 
@@ -41,41 +40,27 @@ class KanaloaGame(Game[State, Config]):
     player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     default_num_players = 4
     engine: ClassVar[ModuleType] = engine  # NUM_ACTIONS, OBS_DIM, Config, State, init, ...
+    config_flags = (
+        ConfigFlag(
+            "--announce",
+            "nil_announcement",
+            "play the 'announce no tricks' variant (R3.2)",
+            switch=True,
+        ),
+        ConfigFlag(
+            "--announced-boat-moves",
+            "announced_boat_moves",
+            "a player who announced still moves for tricks won (R7.4)",
+            switch=True,
+        ),
+        ConfigFlag("--dolphin", "dolphin", "dolphin move (R6.3)", choices=DOLPHIN_MODES),
+        ConfigFlag(
+            "--dolphin-chain", "dolphin_chain", "a dolphin bonus move may chain (R6.3)", switch=True
+        ),
+        ConfigFlag("--max-rounds", "max_rounds", "truncate after N rounds (R9.4)", type=int),
+    )
 
     # ---- config ------------------------------------------------------------------
-
-    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--announce", action="store_true", help="play the 'announce no tricks' variant (R3.2)"
-        )
-        parser.add_argument(
-            "--announced-boat-moves",
-            action="store_true",
-            help="a player who announced still moves for tricks won (R7.4)",
-        )
-        parser.add_argument(
-            "--dolphin", choices=DOLPHIN_MODES, default=None, help="dolphin move (R6.3)"
-        )
-        parser.add_argument(
-            "--dolphin-chain", action="store_true", help="a dolphin bonus move may chain (R6.3)"
-        )
-        parser.add_argument(
-            "--max-rounds", type=int, default=None, help="truncate after N rounds (R9.4)"
-        )
-
-    def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if args.announce:
-            out["nil_announcement"] = True
-        if args.announced_boat_moves:
-            out["announced_boat_moves"] = True
-        if args.dolphin is not None:
-            out["dolphin"] = args.dolphin
-        if args.dolphin_chain:
-            out["dolphin_chain"] = True
-        if args.max_rounds is not None:
-            out["max_rounds"] = args.max_rounds
-        return out
 
     def config_from_overrides(self, num_players: int, overrides: Mapping[str, Any]) -> Config:
         if not isinstance(overrides, Mapping):
