@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from kanaloa_env.bots import public_view
-from kanaloa_env.core import Config, init, step
+from kanaloa_env.core.kanaloa import Config, init, step
 from kanaloa_env.core.kanaloa.belief import count_deals, determinize, hand_sizes, hidden_cards
 from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 

@@ -37,7 +37,7 @@ import numpy as np
 from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
 from kanaloa_env.bots import sample_legal
-from kanaloa_env.core import Config, init, observe, step_inplace
+from kanaloa_env.core.kanaloa import Config, init, observe, step_inplace
 from kanaloa_env.core.kanaloa.observation import OBS_DIM
 from kanaloa_env.core.kanaloa.setup import reset_games
 from kanaloa_env.core.kanaloa.state import State

@@ -22,8 +22,8 @@ from typing import Any
 from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
 from kanaloa_env.bots import RandomBot
-from kanaloa_env.core import Config as KanaloaConfig
 from kanaloa_env.core.kahuna import Config
+from kanaloa_env.core.kanaloa import Config as KanaloaConfig
 from kanaloa_env.records import record_bot_game, replay_states
 from kanaloa_env.render import render_rgb
 from kanaloa_env.render.gif import save_gif

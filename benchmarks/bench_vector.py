@@ -2,7 +2,7 @@
 
     python benchmarks/bench_vector.py                    # N = 1, 64, 1024, 8192; 3 s each
     python benchmarks/bench_vector.py --sizes 1 1024 --seconds 5
-    python benchmarks/bench_vector.py --sizes 8192 --observe-threads 2
+    python benchmarks/bench_vector.py --sizes 8192 --threads 2
 
 Both sides are stable-baselines3 `VecEnv`s driven the same way: every step the
 learner plays a uniformly random legal action in every game (masks from
@@ -68,10 +68,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     p.add_argument("--num-players", type=int, default=4, help="players at the table")
     p.add_argument("--seed", type=int, default=0, help="seed of games and actions")
     p.add_argument(
-        "--observe-threads",
+        "--threads",
         type=int,
         default=1,
-        help="threads encoding the native env's observations (VectorDriver observe_threads)",
+        help="threads stepping and encoding the native env's games (VectorDriver threads)",
     )
     args = p.parse_args(argv)
 
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
                     n,
                     num_players=args.num_players,
                     seed=args.seed,
-                    observe_threads=args.observe_threads,
+                    threads=args.threads,
                 ),
             )
         )
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
 
     print(
         f"learner steps/s, {args.num_players} players, random opponents and learner, "
-        f"native observations on {args.observe_threads} thread(s)"
+        f"native env on {args.threads} thread(s)"
     )
     print(f"{'env':<8}{'N':>7}{'steps/s':>12}{'x dummy':>10}{'steps in best slice':>21}")
     for r in rows:

@@ -23,8 +23,7 @@ import argparse
 
 import numpy as np
 
-from kanaloa_env.core import Config, init, step
-from kanaloa_env.core.kanaloa import route
+from kanaloa_env.core.kanaloa import Config, init, route, step
 from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 from kanaloa_env.games.kanaloa.search import _features
 

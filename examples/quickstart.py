@@ -36,7 +36,7 @@ from sb3_contrib import MaskablePPO
 import kanaloa_env
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import make_bot, sample_legal
-from kanaloa_env.core import decode
+from kanaloa_env.core.kanaloa import decode
 from kanaloa_env.core.kanaloa.constants import action_name
 from kanaloa_env.evaluation import evaluate
 from kanaloa_env.records import Recorder, bot_action, describe_step, load_record, replay
@@ -61,7 +61,7 @@ print("observation:", env.observation_space(agent)["observation"].shape)
 # ## 2. An observation, decoded into named parts
 #
 # The observation is a flat float32 vector from the acting player's point of view
-# (own hand, public information only). `kanaloa_env.core.decode` turns it back into
+# (own hand, public information only). `kanaloa_env.core.kanaloa.decode` turns it back into
 # readable parts.
 
 # %%

@@ -199,7 +199,7 @@ def heuristic_games(
             value target of a learner that is this player).
     """
     from kanaloa_env.bots import public_view
-    from kanaloa_env.core import Config, init, observe, step_inplace
+    from kanaloa_env.core.kanaloa import Config, init, observe, step_inplace
     from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 
     state = init(Config(num_players=num_players), num_games, seed, first_game=first_game)

@@ -1,6 +1,6 @@
 """kanaloa_env: reinforcement-learning environments for Kanaloa and Kahuna.
 
-The rules of each game live in one batched engine (`kanaloa_env.core`: numpy arrays,
+The rules of each game live in one batched engine (`kanaloa_env.core.<game>`: numpy arrays,
 per-game kernels compiled with numba);
 every interface is a thin view over it, written once for all games through the
 game protocol (`kanaloa_env.games`).
@@ -18,7 +18,7 @@ game protocol (`kanaloa_env.games`).
 
 __version__ = "1.0.0"
 
-# Nothing heavy is imported here: `import kanaloa_env.core` runs this file first, and an
+# Nothing heavy is imported here: `import kanaloa_env.core.kanaloa` runs this file first, and an
 # engine must not pull in the RL frameworks. The names below are loaded on first use
 # (PEP 562); the env ids reach Gymnasium's and PettingZoo's registries when those are
 # imported, before or after this package (`_env_ids`).

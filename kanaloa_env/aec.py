@@ -69,7 +69,7 @@ a float32 vector from the observing player's point of view, holding only what th
 player may know (never another player's hand or a future deal or pile order).
 Kanaloa: 416 floats, the same for 3, 4 and 5 players (seats relative to the
 observer, the route read from the observer's boat forward); Kahuna:
-docs/observation-kahuna.md. `kanaloa_env.core.decode(v)` /
+docs/observation-kahuna.md. `kanaloa_env.core.kanaloa.decode(v)` /
 `kanaloa_env.core.kahuna.decode(v)` turn a vector into a readable dict. Kanaloa's
 parts, in order (offsets and every feature: docs/observation.md, generated from
 `kanaloa_env.core.kanaloa.observation.OBS_LAYOUT`):

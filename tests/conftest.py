@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from kanaloa_env.core import Config, State
+from kanaloa_env.core.kanaloa import Config, State
 from kanaloa_env.games import register_game
 
 _TESTS = str(Path(__file__).resolve().parent)

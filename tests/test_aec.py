@@ -21,7 +21,15 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import kanaloa_env
 from kanaloa_env.aec import raw_env
-from kanaloa_env.core import NUM_ACTIONS, OBS_DIM, Config, Phase, init, observe, step_inplace
+from kanaloa_env.core.kanaloa import (
+    NUM_ACTIONS,
+    OBS_DIM,
+    Config,
+    Phase,
+    init,
+    observe,
+    step_inplace,
+)
 from kanaloa_env.core.kanaloa.constants import OCTOPUS, REMOVE_BASE
 from kanaloa_env.core.kanaloa.observation import OBS_LAYOUT
 

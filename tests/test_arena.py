@@ -16,7 +16,7 @@ from PIL import Image
 
 from kanaloa_env.arena import main, run_tournament, seat_schedule
 from kanaloa_env.bots import RandomBot
-from kanaloa_env.core import Config, init
+from kanaloa_env.core.kanaloa import Config, init
 from kanaloa_env.evaluation import wilson_interval
 from kanaloa_env.evaluation.ratings import competition_ranks
 from kanaloa_env.games import get_game

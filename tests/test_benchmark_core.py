@@ -9,7 +9,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_core  # noqa: E402
 
-from kanaloa_env.core import Config, init  # noqa: E402
+from kanaloa_env.core.kanaloa import Config, init  # noqa: E402
 from kanaloa_env.core.rng import game_keys  # noqa: E402
 
 

@@ -15,7 +15,7 @@ from kanaloa_env.bots import (
     public_view,
     sample_legal,
 )
-from kanaloa_env.core import Config, Phase, State, init, observe, step_inplace
+from kanaloa_env.core.kanaloa import Config, Phase, State, init, observe, step_inplace
 from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_DECLINE,
@@ -430,7 +430,7 @@ def test_make_bot_loads_a_saved_maskable_ppo_model(tmp_path) -> None:
     """A saved (untrained) MaskablePPO model loads as a bot and plays legal arena games."""
     sb3_contrib = pytest.importorskip("sb3_contrib")
     gymnasium = pytest.importorskip("gymnasium")
-    from kanaloa_env.core import NUM_ACTIONS, OBS_DIM
+    from kanaloa_env.core.kanaloa import NUM_ACTIONS, OBS_DIM
 
     class Spaces(gymnasium.Env):
         observation_space = gymnasium.spaces.Box(-10.0, 10.0, (OBS_DIM,), np.float32)

@@ -35,7 +35,7 @@ def test_cloning_data_holds_every_decision_with_its_discounted_outcome() -> None
     from train_ppo_bot import heuristic_games
 
     from kanaloa_env.bots import public_view
-    from kanaloa_env.core import Config, init, observe, step_inplace
+    from kanaloa_env.core.kanaloa import Config, init, observe, step_inplace
     from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 
     gamma, games = 0.9, 6

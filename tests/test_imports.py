@@ -45,7 +45,7 @@ def _loaded_after(statement: str) -> list[str]:
     return json.loads(_run(code))  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("engine", ["kanaloa_env.core", "kanaloa_env.core.kahuna"])
+@pytest.mark.parametrize("engine", ["kanaloa_env.core.kanaloa", "kanaloa_env.core.kahuna"])
 def test_an_engine_imports_no_rl_framework(engine: str) -> None:
     loaded = _loaded_after(f"import {engine}")
     assert "numba" in loaded and "numpy" in loaded
@@ -106,7 +106,7 @@ _MAKE = (
     [
         "import kanaloa_env\nimport gymnasium\nimport pettingzoo\n",
         "import gymnasium\nimport pettingzoo\nimport kanaloa_env\n",
-        "import pettingzoo\nimport kanaloa_env.core\nimport gymnasium\n",
+        "import pettingzoo\nimport kanaloa_env.core.kanaloa\nimport gymnasium\n",
         "import kanaloa_env.core.kahuna\nimport pettingzoo\nimport gymnasium\n",
         # Looking a framework up (as code with optional dependencies does) is no import.
         "import importlib.util, kanaloa_env\n"

@@ -32,7 +32,7 @@ BUILT_IN_GAMES = ("kanaloa", "kahuna")  # the package's own (kanaloa_env.games.G
 
 # What the games may import: the engines, the drawing primitives, and each other.
 BELOW_GAMES = ("kanaloa_env.core", "kanaloa_env.drawing", "kanaloa_env.games")
-PACKAGE_LEVEL = {"kanaloa_env", "kanaloa_env._deprecation", "kanaloa_env._env_ids"}
+PACKAGE_LEVEL = {"kanaloa_env", "kanaloa_env._env_ids"}
 # Modules needing an optional dependency that the test environment may lack.
 OPTIONAL = {
     "kanaloa_env.wrappers.rllib": "ray",

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.aec import raw_env
-from kanaloa_env.core import OBS_DIM, Config, decode, init, observe
+from kanaloa_env.core.kanaloa import OBS_DIM, Config, decode, init, observe
 from kanaloa_env.core.kanaloa.constants import (
     CARD_NAMES,
     NUM_KANALOA,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import sample_legal
-from kanaloa_env.core import Config, init, observe, step
+from kanaloa_env.core.kanaloa import Config, init, observe, step
 from kanaloa_env.training import ObservationStore
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import RandomBot
-from kanaloa_env.core import Config, from_scenario, init
+from kanaloa_env.core.kanaloa import Config, from_scenario, init
 from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_DECLINE,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from kanaloa_env.bots import RandomBot
+from kanaloa_env.drawing.terminal import plural
 from kanaloa_env.evaluation.evaluate import EvalResult
 from kanaloa_env.games import get_game
 from kanaloa_env.play import play_game
-from kanaloa_env.render.terminal import plural
 
 ROOT = Path(__file__).resolve().parents[1]
 

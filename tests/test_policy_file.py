@@ -23,7 +23,7 @@ from kanaloa_env.bots import policy_file as pf
 from kanaloa_env.bots.policy_bot import PolicyBot
 from kanaloa_env.bots.policy_file import PolicyWeights, load_policy, make_metadata, save_policy
 from kanaloa_env.bots.sb3_export import export_maskable_ppo
-from kanaloa_env.core import Config, init, observe, step
+from kanaloa_env.core.kanaloa import Config, init, observe, step
 from kanaloa_env.core.kanaloa.observation import OFFSETS
 from kanaloa_env.games import get_game
 
@@ -260,13 +260,13 @@ def test_net_is_a_bot_of_the_games_that_ship_policy_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """ "net" (and "guided") are offered for a game exactly when its files are in the data
-    folder; a game without them refuses the name, and its old name "ppo", saying why."""
+    folder; a game without them refuses the name, saying why."""
     from kanaloa_env.bots import bot_names
 
     monkeypatch.setattr(pb, "SHIPPED_DIR", str(tmp_path))
     for game in ("kahuna", "kanaloa"):
-        assert not {"net", "guided", "ppo"} & set(bot_names(game))
-    for name in ("net", "guided", "ppo"):
+        assert not {"net", "guided"} & set(bot_names(game))
+    for name in ("net", "guided"):
         with pytest.raises(ValueError, match=r"Kahuna ships no policy files kahuna_\*p.npz in"):
             make_bot(name, game="kahuna")
     g = get_game("kahuna")

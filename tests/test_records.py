@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import RandomBot
-from kanaloa_env.core import Config, init, step, to_scenario
+from kanaloa_env.core.kanaloa import Config, init, step, to_scenario
 from kanaloa_env.core.kanaloa.constants import NUM_ACTIONS, Phase
 from kanaloa_env.games import GAMES
 from kanaloa_env.records import (

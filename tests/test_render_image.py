@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from kanaloa_env.bots import RandomBot
-from kanaloa_env.core import Config, Phase, from_scenario, init
+from kanaloa_env.core.kanaloa import Config, Phase, from_scenario, init
 from kanaloa_env.games.kanaloa import image
 from kanaloa_env.games.kanaloa.image import HEIGHT, SUIT_COLORS, WIDTH, render_image, render_rgb
 from kanaloa_env.records import load_record, record_bot_game, replay_states

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kanaloa_env.core import Config, from_scenario, init, step_inplace, to_scenario
+from kanaloa_env.core.kanaloa import Config, from_scenario, init, step_inplace, to_scenario
 from kanaloa_env.core.kanaloa.constants import REMOVE_BASE
+from kanaloa_env.drawing.terminal import WIDTH
 from kanaloa_env.render import render_text
-from kanaloa_env.render.terminal import WIDTH
 
 SCENARIO = Path(__file__).parent / "scenarios" / "scenario_md_example.json"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -12,7 +12,7 @@ from core.kit import ROUTE_4, load, make
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import SearchBot, bot_names, make_bot, public_view, search
 from kanaloa_env.bots.search import evaluate_actions
-from kanaloa_env.core import Config, Phase, State, init, step
+from kanaloa_env.core.kanaloa import Config, Phase, State, init, step
 from kanaloa_env.core.kanaloa.constants import card_from_name
 from kanaloa_env.games.kanaloa.heuristic import HeuristicBot
 from kanaloa_env.games.kanaloa.search import KanaloaSearch, decision_keys, win_chances
@@ -307,3 +307,28 @@ def test_win_chances() -> None:
     w = win_chances(ahead)[0]
     assert w.sum() == pytest.approx(1.0)
     assert w[0] > w[1] > w[3]
+
+
+def test_a_game_without_search_pieces_has_no_search_bot() -> None:
+    from kanaloa_env.bots.search import search_games
+    from kanaloa_env.games import GAMES, get_game
+
+    assert search_games()[:2] == ["kanaloa", "kahuna"]
+    for name in search_games():
+        assert get_game(name).provides("search_pieces") and "search" in bot_names(name)
+    assert get_game("kanaloa").search_defaults() == {
+        "rollouts": 512,
+        "policy": "heuristic",
+        "horizon": "round",
+    }
+    bare = [n for n in ("kuhn",) if n in GAMES]
+    if not bare:
+        pytest.skip("no registered game without search pieces (tests/conftest.py registers kuhn)")
+    g = get_game(bare[0])
+    assert not g.provides("search_pieces") and g.search_defaults() == {}
+    assert "search" not in bot_names(g)
+    with pytest.raises(ValueError, match="unknown bot 'search'"):
+        make_bot("search", game=g)
+    with pytest.raises(ValueError, match=r"game must be one of \['kanaloa', 'kahuna'"):
+        SearchBot(game=g.name)
+    assert SearchBot(game=get_game("kahuna"), rollouts=4).game == "kahuna"  # a Game: its name

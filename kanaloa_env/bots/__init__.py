@@ -6,10 +6,9 @@ trained networks and "guided", the search guided by them), a policy file
 (`.npz`), a saved model path, a model, a function or a bot object; `bot_actions` is
 how every layer calls one. Game-specific bots live with their game
 (`kanaloa_env.games.<game>`): `make_bot("heuristic", game="kahuna")` is Kahuna's
-heuristic (`kanaloa_env.bots.HeuristicBot`, Kanaloa's, is deprecated).
+heuristic.
 """
 
-import warnings
 from typing import Any
 
 from .base import Bot, RandomBot, public_view, sample_legal
@@ -35,18 +34,6 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # The bots of other modules, imported on first use (torch, the games' modules).
-    if name == "HeuristicBot":
-        # Kanaloa's heuristic, from before bots came from the game (`make_bot`).
-        warnings.warn(
-            "kanaloa_env.bots.HeuristicBot (Kanaloa's heuristic) is deprecated and goes in "
-            'the next release: use make_bot("heuristic", game=...) for any game, or '
-            "kanaloa_env.games.kanaloa.heuristic.HeuristicBot",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from ..games.kanaloa.heuristic import HeuristicBot
-
-        return HeuristicBot
     if name == "PolicyBot":
         from .policy_bot import PolicyBot
 

@@ -20,7 +20,6 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .._deprecation import warn_deprecated
 from ..games import get_game
 from ..games.protocol import Game
 from .base import Bot, RandomBot
@@ -31,7 +30,6 @@ COMMON_BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot}
 # The piece of the game protocol behind each of the conventional game bots.
 _PIECES = {"heuristic": "bot_factories", "search": "search_pieces"}
 MODEL_SUFFIX = ".zip"
-DEPRECATED_NET = "ppo"  # the old name of "net", taken with a DeprecationWarning
 POLICY_SUFFIX = ".npz"  # weights-only policy files (kanaloa_env.bots.policy_file)
 
 
@@ -40,9 +38,7 @@ def game_bots(game: Game) -> dict[str, Callable[[], Any]]:
     for a game with search pieces (`Game.search_pieces`) "search": the generic
     `SearchBot` with the game's `search_defaults()`, for a game with shipped policy
     files (`policy_bot.shipped_paths`) "net": `PolicyBot.shipped(game)`, and for one
-    with both "guided": the search guided by that network (`search.guided_search`).
-    "ppo", the old name of "net", is not listed; `make_bot` still takes it, with a
-    DeprecationWarning."""
+    with both "guided": the search guided by that network (`search.guided_search`)."""
     from .policy_bot import PolicyBot, shipped_paths
 
     bots = {**COMMON_BOTS, **game.bot_factories()}
@@ -85,8 +81,7 @@ def make_bot(
     Args:
         spec: a bot name (`bot_names(game)`: "random", and the game's own, e.g.
             "heuristic", "search", "net": the game's shipped trained network where it
-            ships one, see docs/models.md, "guided": the search guided by it;
-            "ppo" is a deprecated alias of "net"); a path to a weights-only policy file `.npz`
+            ships one, see docs/models.md, "guided": the search guided by it); a path to a weights-only policy file `.npz`
             (`kanaloa_env.bots.policy_file`, nothing in it runs on load); a path to a
             saved stable-baselines3 MaskablePPO model `.zip` (loading one unpickles
             parts of it, which can run code stored in the file: load only files you
@@ -123,13 +118,6 @@ def make_bot(
         if text in COMMON_BOTS:  # without importing the game's own bots
             return COMMON_BOTS[text]()  # type: ignore[no-any-return]
         factories = game_bots(g)
-        if text == DEPRECATED_NET and "net" in factories:
-            warn_deprecated(
-                "the bot name 'ppo' is deprecated: the shipped networks are not all trained "
-                "by PPO (docs/models.md); use 'net'",
-                stacklevel=2,
-            )
-            text = "net"
         if text in factories:
             try:
                 return factories[text]()  # type: ignore[no-any-return]
@@ -138,7 +126,7 @@ def make_bot(
         if looks_like_path(text):
             return load_model_bot(text, g, deterministic=deterministic)
         why = ""
-        if text in ("net", "guided", DEPRECATED_NET):
+        if text in ("net", "guided"):
             from .policy_bot import SHIPPED_DIR
 
             why = f" ({g.title} ships no policy files {g.name}_*p{POLICY_SUFFIX} in {SHIPPED_DIR})"

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import warn_deprecated
 from ..core.batch import BatchedState
 from ..core.rng import mix64
 from ..games import DEFAULT_GAME, GAMES, get_game
@@ -449,28 +448,3 @@ def _better_half(total: np.ndarray, count: np.ndarray, alive: np.ndarray) -> np.
     rank = np.arange(alive.shape[1])[None, :] < n[:, None]
     np.put_along_axis(keep, order, rank, axis=1)
     return keep & alive
-
-
-# Kanaloa's pieces lived here before the game protocol had `search_pieces`; their old
-# names still import from here (with a DeprecationWarning), for one release.
-_MOVED = ("KanaloaSearch", "win_chances", "decision_keys", "WIN_WEIGHTS", "_features")
-
-
-def __getattr__(name: str) -> Any:
-    if name == "SEARCH_GAMES":
-        warn_deprecated(
-            "kanaloa_env.bots.search.SEARCH_GAMES is deprecated: use search_games() or "
-            "Game.provides('search_pieces')",
-            stacklevel=2,
-        )
-        return tuple(search_games())
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warn_deprecated(
-        f"kanaloa_env.bots.search.{name} is deprecated: it moved to "
-        f"kanaloa_env.games.kanaloa.search.{name}",
-        stacklevel=2,
-    )
-    import importlib
-
-    return getattr(importlib.import_module("kanaloa_env.games.kanaloa.search"), name)

@@ -70,7 +70,8 @@ def _index(text: str) -> int:
 
 
 def _game_name(text: str) -> str:
-    """--game: a game name; a number gets a pointer to --index, which took it before."""
+    """--game: a game name; a number gets a pointer to --index, which picks a game of
+    the file."""
     if text.strip().lstrip("+-").isdigit():
         raise argparse.ArgumentTypeError(
             f"takes a game name ({', '.join(sorted(GAMES))}), got {text!r}; "

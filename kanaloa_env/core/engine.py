@@ -76,16 +76,6 @@ def _power_form(n: int) -> str:
     return f"2**64-{2**64 - n}" if n > 2**63 else str(n)
 
 
-def scenario_key(key: object, seed: int | None) -> np.uint64:
-    """A scenario's game key: `key` (an int in 0..2**64-1, or a ValueError naming the
-    scenario key 'key'), else game 0 of the stream `seed` (0 when None)."""
-    if key is None:
-        return game_keys(0 if seed is None else seed, np.zeros(1, np.uint64))[0]  # type: ignore[no-any-return]
-    if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key <= MAX_GAME:
-        raise ValueError(f"scenario key 'key' must be an int in 0..2**64-1, got {key!r}")
-    return np.uint64(key)
-
-
 class Batch(Protocol):
     """A batch of games on any target: a game's `State` or a `gpu.DeviceState`."""
 
@@ -216,6 +206,18 @@ class Setup(Generic[S]):
 def _package(cls: type) -> str:
     """The package of the module that defines `cls` (the engine's, for its `State`)."""
     return cls.__module__.rsplit(".", 1)[0]
+
+
+def compiled_reset(
+    reset_range: Any,
+) -> Callable[[GameState, np.ndarray, np.ndarray, int], None]:
+    """The `reset` of a `Setup` for a compiled batch kernel `reset_range(config, arrays,
+    idx, keys, lo, hi)`: the games `idx` set up with `keys` on `threads` threads."""
+
+    def reset(state: GameState, idx: np.ndarray, keys: np.ndarray, threads: int) -> None:
+        run_state(reset_range, len(idx), threads, state, idx, keys)
+
+    return reset
 
 
 def compiled_step(step_range: Any) -> Callable[[GameState, np.ndarray, int], None]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 
 def offsets(layout: Sequence[Sequence[Any]]) -> tuple[dict[str, tuple[int, int]], int]:
     """`{name: (start, end)}` of every row of `layout` (its first two items are a name
@@ -46,3 +48,21 @@ def layout_document(
         *markdown_rows(layout),
     ]
     return "\n".join(lines) + "\n"
+
+
+Bound = float | np.ndarray
+
+
+def bounds(
+    offsets: dict[str, tuple[int, int]], size: int, ranges: dict[str, tuple[Bound, Bound]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(size,) float32 low and high of an observation whose entries lie in [0, 1] except
+    the rows named in `ranges`, each with its (low, high): numbers, or arrays of the
+    row's length. Read-only arrays."""
+    low = np.zeros(size, dtype=np.float32)
+    high = np.ones(size, dtype=np.float32)
+    for name, (lo, hi) in ranges.items():
+        a, b = offsets[name]
+        low[a:b], high[a:b] = lo, hi
+    low.flags.writeable = high.flags.writeable = False
+    return low, high

@@ -7,8 +7,10 @@ the bots, records, rendering, the arena and the command-line tools depend on thi
 class and on nothing game-specific. Adding a game adds its engine
 (`kanaloa_env/core/<game>/`), its sub-package here (`kanaloa_env/games/<game>/`: the
 `Game` subclass in `__init__.py`, and by convention the modules `text.py`,
-`image.py`, `describe.py`, `moves.py`, `heuristic.py` and `search.py` that the default
-methods below import on first use) and one line in `kanaloa_env.games.GAMES`.
+`image.py`, `describe.py`, `moves.py`, `heuristic.py`, `gpu_heuristic.py` and
+`search.py` that the default methods below import on first use) and one line in
+`kanaloa_env.games.GAMES`. The calls into the engine default to the functions of the
+same names in the engine package.
 
 A game's state is a `kanaloa_env.core.batch.GameState`: arrays with a leading batch
 axis `B`, among them `key`, `current_player`, `legal`, `rewards`, `terminated`,
@@ -30,13 +32,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from .._deprecation import renamed_keyword
 from ..core.batch import GameState
 
 if TYPE_CHECKING:
     from .search import SearchGame
 
-__all__ = ["Game", "Move", "Region"]
+__all__ = ["ConfigFlag", "Game", "Move", "Region"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,10 +72,39 @@ class Region:
     width: float = 0.0
 
 
+@dataclasses.dataclass(frozen=True)
+class ConfigFlag:
+    """A command-line flag that sets one config field (`Game.config_flags`).
+
+    Attributes:
+        flag: the option, e.g. "--max-turns" (its argparse dest: "max_turns").
+        field: the `Config` field it sets.
+        help: the help text.
+        switch: for a flag without a value (`store_true`), the field's value when given;
+            None for a flag that takes a value.
+        type, choices, metavar: argparse's, for a flag that takes a value.
+        convert: the field's value from the flag's (default: the flag's as is).
+    """
+
+    flag: str
+    field: str
+    help: str
+    switch: Any = None
+    type: Callable[[str], Any] | None = None
+    choices: Any = None
+    metavar: str | None = None
+    convert: Callable[[Any], Any] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
 S = TypeVar("S", bound=GameState)
 C = TypeVar("C")
 
-# The engine methods of `Game` and the functions of the `engine` module their defaults call.
+# The methods of `Game` whose defaults call a function of the game's `engine` module, and
+# that function's name: a game provides the method when its engine module defines it.
 _ENGINE_FUNCTIONS = {
     "init": "init",
     "init_from_keys": "init_from_keys",
@@ -83,7 +113,32 @@ _ENGINE_FUNCTIONS = {
     "step_inplace": "step_inplace",
     "step": "step",
     "validate_actions": "validate_actions",
+    "observe": "observe",
+    "action_name": "action_name",
+    "public_view": "public_view",
+    "determinize": "determinize",
+    "check_invariants": "check_invariants",
+    "random_playthrough": "random_playthrough",
+    "to_scenario": "to_scenario",
+    "from_scenario": "from_scenario",
 }
+# The class attributes a game with an `engine` module may leave to it, and their names there.
+_ENGINE_ATTRIBUTES = {
+    "num_actions": "NUM_ACTIONS",
+    "obs_dim": "OBS_DIM",
+    "config_class": "Config",
+    "state_class": "State",
+}
+# The engine functions every game needs (the others are optional pieces).
+_REQUIRED_ENGINE_METHODS = (
+    "init",
+    "init_from_keys",
+    "init_game",
+    "reset_games",
+    "step_inplace",
+    "step",
+    "validate_actions",
+)
 # The views and the modules of the game's package their defaults import.
 _VIEW_MODULES = {
     "describe_action": "describe",
@@ -98,11 +153,13 @@ _VIEW_MODULES = {
     "final_lines": "moves",
     "bot_factories": "heuristic",
     "search_pieces": "search",
+    "gpu_bot": "gpu_heuristic",
 }
 
-# View functions added to a module after games were written for it: a game provides one
-# only if its module defines it (checking imports the module).
-_LATER_VIEW_FUNCTIONS = frozenset({"action_regions"})
+# View functions that a game's module may leave out while it has the others (a picture
+# without clickable regions): a game provides one only if its module defines it
+# (checking imports the module).
+_OPTIONAL_VIEW_FUNCTIONS = frozenset({"action_regions"})
 
 
 def parse_listed_move(text: str, moves: Sequence[Move]) -> int:
@@ -130,14 +187,22 @@ class Game(Generic[S, C]):
     (`missing_pieces`):
 
     - `REQUIRED_ATTRIBUTES`: the class attributes below;
-    - `REQUIRED_METHODS`: the engine methods (the game's own, or the functions of the
-      same names in its `engine` module, as the defaults call them), `observe`,
-      `observation_bounds`, `final_ranks` and `action_name`; a game with several
-      table sizes also `observed_table_sizes`;
+    - `REQUIRED_METHODS`: the engine methods, `observe`, `observation_bounds`,
+      `final_ranks` and `action_name`; a game with several table sizes also
+      `observed_table_sizes`;
     - `OPTIONAL_METHODS`: the rest, each with what needs it. A game without one
       raises NotImplementedError (or ModuleNotFoundError for a view module) where it
       is called, and `provides(name)` is False; the conformance suite
       (`tests/conformance/`) skips what a game does not provide.
+
+    A class that sets `engine` and not `num_actions`, `obs_dim`, `config_class` or
+    `state_class` gets them from the engine module's `NUM_ACTIONS`, `OBS_DIM`, `Config`
+    and `State` where it has them. Every call into the engine (`init`, ..., `observe`,
+    `action_name`, `public_view`,
+    `determinize`, `check_invariants`, `random_playthrough`, `to_scenario`,
+    `from_scenario`) has a default that calls the function of the same name in the
+    game's `engine` module (`init_game` calls its `init`), so a game provides one by
+    its engine defining it or by overriding the method.
 
     The other methods (config helpers, `game_summary`, `shaping_potential`, the
     command-line flags, `search_defaults`) have defaults that serve any game.
@@ -154,9 +219,11 @@ class Game(Generic[S, C]):
         state_class: the engine's `GameState` subclass.
         engine: the engine package (`kanaloa_env.core.<game>`), whose `init(config, B,
             seed, first_game=0)`, `init_from_keys(..., threads=)`, `reset_games(...,
-            threads=)`, `step(..., threads=)`, `step_inplace(..., validate=, threads=)`
-            and `validate_actions` the engine methods below call: every engine exports
-            them under these names.
+            threads=)`, `step(..., threads=)`, `step_inplace(..., validate=, threads=)`,
+            `validate_actions`, `observe(state, seat=, threads=)`, `action_name`,
+            `public_view`, `determinize`, `check_invariants`, `random_playthrough(config,
+            num_games=, seed=, ...)`, `to_scenario(state, i, include_key=)` and
+            `from_scenario(scenario, seed=)` the engine methods below call.
     """
 
     name: ClassVar[str]
@@ -182,7 +249,7 @@ class Game(Generic[S, C]):
         "state_class",
     )
     REQUIRED_METHODS: ClassVar[tuple[str, ...]] = (
-        *_ENGINE_FUNCTIONS,
+        *_REQUIRED_ENGINE_METHODS,
         "observe",
         "observation_bounds",
         "final_ranks",
@@ -211,6 +278,13 @@ class Game(Generic[S, C]):
         "gpu_bot": "bots that decide on the GPU, GpuVectorEnv's fast opponents",
     }
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        engine = vars(cls).get("engine")
+        for attr, name in _ENGINE_ATTRIBUTES.items():
+            if engine is not None and attr not in vars(cls) and hasattr(engine, name):
+                setattr(cls, attr, getattr(engine, name))
+
     # ---- the contract ----------------------------------------------------------------
 
     def provides(self, method: str) -> bool:
@@ -234,7 +308,7 @@ class Game(Generic[S, C]):
             return self._gpu_module() is not None
         if method in _VIEW_MODULES:
             module = _VIEW_MODULES[method]
-            if method in _LATER_VIEW_FUNCTIONS:  # the module may predate the function
+            if method in _OPTIONAL_VIEW_FUNCTIONS:
                 return self._has_view(module) and hasattr(self._view(module), method)
             return self._has_view(module)
         return False
@@ -247,6 +321,17 @@ class Game(Generic[S, C]):
         if several and type(self).observed_table_sizes is Game.observed_table_sizes:
             missing.append("observed_table_sizes (the game has several table sizes)")
         return missing
+
+    def _engine_function(self, method: str, missing: str | None = None) -> Callable[..., Any]:
+        """The function of the `engine` module that `method`'s default calls, or
+        NotImplementedError (`missing`, else a message naming the function) without one."""
+        name = _ENGINE_FUNCTIONS[method]
+        fn = getattr(getattr(self, "engine", None), name, None)
+        if fn is None:
+            raise NotImplementedError(
+                missing or f"{self.title} has no {method}: its engine module defines no {name}()"
+            )
+        return fn  # type: ignore[no-any-return]
 
     # ---- config ------------------------------------------------------------------
 
@@ -354,12 +439,32 @@ class Game(Generic[S, C]):
             raise ValueError("config overrides must not hold 'num_players'")
         return self.make_config(dict(overrides), num_players=num_players)
 
+    # The game's config flags for the command-line tools (`add_cli_options`).
+    config_flags: ClassVar[tuple[ConfigFlag, ...]] = ()
+
     def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
-        """Add this game's config flags to a command-line parser (e.g. `--announce`)."""
+        """Add this game's config flags to a command-line parser (e.g. `--announce`): by
+        default those of `config_flags`."""
+        for f in self.config_flags:
+            if f.switch is not None:
+                parser.add_argument(f.flag, action="store_true", help=f.help)
+                continue
+            extra = {"type": f.type, "choices": f.choices, "metavar": f.metavar}
+            given = {k: v for k, v in extra.items() if v is not None}
+            parser.add_argument(f.flag, default=None, help=f.help, **given)
 
     def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        """The config overrides that the flags of `add_cli_options` asked for in `args`."""
-        return {}
+        """The config overrides that the flags of `add_cli_options` asked for in `args`: by
+        default those of `config_flags` that were given."""
+        out: dict[str, Any] = {}
+        for f in self.config_flags:
+            value = getattr(args, f.dest)
+            if f.switch is not None:
+                if value:
+                    out[f.field] = f.switch
+            elif value is not None:
+                out[f.field] = f.convert(value) if f.convert is not None else value
+        return out
 
     # ---- the engine ----------------------------------------------------------------
 
@@ -373,7 +478,6 @@ class Game(Generic[S, C]):
         set up on up to `threads` threads (the result does not depend on it)."""
         return self.engine.init_from_keys(config, keys, threads=threads)  # type: ignore[no-any-return]
 
-    @renamed_keyword("game", "i")
     def init_game(self, config: C, seed: int, i: int = 0) -> S:
         """A batch of one: game `i` of the stream `seed` (as in `init(config, B, seed)`)."""
         return self.engine.init(config, 1, seed, first_game=i)  # type: ignore[no-any-return]
@@ -416,7 +520,7 @@ class Game(Generic[S, C]):
         """(B, obs_dim) float32 observations of `state` from `seat`'s point of view
         (default: each game's player to act); only what that player may know. On up to
         `threads` threads (the result does not depend on it)."""
-        raise NotImplementedError
+        return self._engine_function("observe")(state, seat=seat, threads=threads)  # type: ignore[no-any-return]
 
     def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
         """(b,) int64: the table size each row of `observations`, (b, obs_dim), was encoded
@@ -435,14 +539,15 @@ class Game(Generic[S, C]):
     def public_view(self, state: S, seats: np.ndarray) -> S:
         """A copy of `state` holding only what player `seats[i]` may know in game `i`
         (what a bot that reads the state may see)."""
-        raise NotImplementedError
+        return self._engine_function("public_view")(state, seats)  # type: ignore[no-any-return]
 
     def determinize(self, view: S, seats: np.ndarray, n: int, rng: np.random.Generator) -> S:
         """Belief sampling: for each of the b games of `view` (a state or its public view
         for `seats`), `n` full states that agree with everything `seats[i]` knows, the
-        hidden information drawn uniformly among the consistent ones (from `rng`) and
-        future chance fresh; (b * n) games, game-major."""
-        raise NotImplementedError(f"{self.name} has no belief sampling")
+        hidden information drawn uniformly among the consistent ones and future chance
+        fresh; (b * n) games, game-major."""
+        fn = self._engine_function("determinize", f"{self.name} has no belief sampling")
+        return fn(view, seats, n, rng)  # type: ignore[no-any-return]
 
     def final_ranks(self, state: S) -> np.ndarray:
         """(B, P) float64 finishing ranks of the finished games of `state`: 1 is best, tied
@@ -483,25 +588,26 @@ class Game(Generic[S, C]):
 
     def check_invariants(self, state: S) -> None:
         """Raise an `AssertionError` subclass naming the game and rule a state breaks."""
-        raise NotImplementedError
+        self._engine_function("check_invariants")(state)
 
     def random_playthrough(self, config: C, num_games: int, seed: int, **kwargs: Any) -> Any:
         """Play `num_games` random legal games of `config` from `seed` to the end, checking
         invariants (the engine's own `random_playthrough`, which takes `kwargs`; its
         statistics returned)."""
-        raise NotImplementedError
+        fn = self._engine_function("random_playthrough")
+        return fn(config, num_games=num_games, seed=seed, **kwargs)
 
     # ---- positions -------------------------------------------------------------------
 
     def to_scenario(self, state: S, i: int = 0, include_key: bool = False) -> dict[str, Any]:
         """Game `i` of `state` as a JSON-compatible scenario dict, with the key of future
         chance if `include_key`."""
-        raise NotImplementedError
+        return self._engine_function("to_scenario")(state, i, include_key=include_key)  # type: ignore[no-any-return]
 
     def from_scenario(self, scenario: Mapping[str, Any], seed: int | None = None) -> S:
         """A batch of one from `scenario` (untrusted: ValueError/TypeError naming the key);
         `seed` fixes later chance where it has no key."""
-        raise NotImplementedError
+        return self._engine_function("from_scenario")(scenario, seed=seed)  # type: ignore[no-any-return]
 
     # ---- words and pictures ---------------------------------------------------------------
 
@@ -531,18 +637,26 @@ class Game(Generic[S, C]):
         GPU env then plays it on the CPU through a copy of the batch). The object has
         `actions(state, where, out)`: for a `DeviceState`, the bot's action for the
         player to act in every game flagged in the (B,) bool device array `where`,
-        written into the (B,) int64 device array `out`. Imports CUDA when it returns one."""
-        return None
+        written into the (B,) int64 device array `out`. Imports CUDA when it returns one.
+
+        The default serves the game's heuristic (`heuristic.py`'s `HeuristicBot`, that
+        class exactly) by its package's `gpu_heuristic.py`, `gpu_heuristic(bot)`."""
+        if not self._has_view("gpu_heuristic") or not self._has_view("heuristic"):
+            return None
+        if type(bot) is not self._view("heuristic").HeuristicBot:
+            return None
+        return self._view("gpu_heuristic").gpu_heuristic(bot)
 
     def action_name(self, action: int) -> str:
         """A short name of an action index, without context (e.g. "play red-7")."""
-        raise NotImplementedError
+        return self._engine_function("action_name")(action)  # type: ignore[no-any-return]
 
     # A game's sub-package holds these views by convention, imported on first use (so a
     # game's pictures do not load Pillow until drawn): `describe.py` (describe_action,
     # describe_step), `text.py` (render_text), `image.py` (render_rgb), `moves.py`
-    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`,
-    # `search.py` (search_pieces, SEARCH_DEFAULTS).
+    # (legal_moves, parse_move, turn_prompt, final_lines, HELP_TEXT), `heuristic.py`
+    # (HeuristicBot), `gpu_heuristic.py` (gpu_heuristic), `search.py` (search_pieces,
+    # SEARCH_DEFAULTS).
 
     def _package(self) -> str:
         # The package of the module that defines the game's class (the class may live in
@@ -576,7 +690,6 @@ class Game(Generic[S, C]):
         state `after`, the players called by `names` (records, replay, play)."""
         return self._view("describe").describe_step(before, action, after, i, names)  # type: ignore[no-any-return]
 
-    @renamed_keyword("game", "i")
     def render_text(
         self,
         state: S,
@@ -590,7 +703,6 @@ class Game(Generic[S, C]):
         is the player to act."""
         return self._view("text").render_text(state, i, color=color, seat=seat, legal=legal)  # type: ignore[no-any-return]
 
-    @renamed_keyword("game", "i")
     def render_rgb(self, state: S, i: int = 0, seat: int | None = None) -> np.ndarray:
         """Game `i` of `state` as an (H, W, 3) uint8 picture, `seat`'s hand shown (None:
         the game's default)."""

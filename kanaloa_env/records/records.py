@@ -44,7 +44,6 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from .._deprecation import renamed_keyword
 from ..bots.call import bot_actions
 from ..core.batch import GameState
 from ..core.files import atomic_write_text
@@ -441,7 +440,6 @@ class RecordIndex:
         return record
 
 
-@renamed_keyword("game", "i")
 def load_record(path: str | os.PathLike[str], i: int = 0) -> GameRecord:
     """Game number `i` (from 0) of the record file at `path`."""
     records = load_records(path)

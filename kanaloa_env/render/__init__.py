@@ -8,7 +8,7 @@ for pictures.
 
 This is the upper part of rendering, above the games (it asks a `Game`); the
 primitives the games draw with (colours, wrapping, the canvas) are below them, in
-`kanaloa_env.drawing` (`render.terminal` and `render.canvas` re-export them).
+`kanaloa_env.drawing`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_keyword
 from ..drawing.terminal import terminal_wants_color
 from ..games import game_of_state
 
@@ -46,7 +45,6 @@ def render_modes(game: Any) -> list[str]:
 SCALE_RANGE = (0.1, 2.0)
 
 
-@renamed_keyword("game", "i")
 def render_text(
     state: Any, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:
@@ -56,14 +54,12 @@ def render_text(
     return game_of_state(state).render_text(state, i, color=color, seat=seat, legal=legal)
 
 
-@renamed_keyword("game", "i")
 def render_rgb(state: Any, i: int = 0, seat: int | None = None) -> np.ndarray:
     """Game `i` of `state` (any game's batch) as an (H, W, 3) uint8 picture, as `seat` sees
     it (None: every hand open)."""
     return game_of_state(state).render_rgb(state, i, seat)
 
 
-@renamed_keyword("game", "i")
 def render_frame(state: Any, i: int, mode: str) -> str | np.ndarray | None:
     """Game `i` of `state` drawn for an env's `render_mode`.
 

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from .._deprecation import renamed_keyword
 from ..core.files import atomic_write_path
 from ..games import game_of_state
 from . import SCALE_RANGE
@@ -25,7 +24,6 @@ def check_scale(scale: float) -> float:
     return float(scale)
 
 
-@renamed_keyword("game", "i")
 def save_gif(
     states: Sequence[Any],
     path: str | os.PathLike[str],

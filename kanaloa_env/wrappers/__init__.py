@@ -11,52 +11,30 @@
 
 Each takes `game="kanaloa"` (default) or another game's name (the ids
 `kanaloa_env/Kahuna-v0` set it). Win rates of a trained policy:
-`kanaloa_env.evaluation.evaluate` (also importable from here, as
-`kanaloa_env.wrappers.evaluate`, where it lived before). The classes' old names
-(`KanaloaEnv`, `KanaloaGymVectorEnv`, `KanaloaSB3VecEnv`) still work for one release,
-with a DeprecationWarning.
+`kanaloa_env.evaluation.evaluate`.
 """
 
 from typing import Any
 
-from .._deprecation import warn_deprecated
 from .gym_vector import GymVectorEnv
 from .single import SingleAgentEnv
 from .vector import StepResult, VectorDriver, action_space, observation_space
 
 __all__ = [
-    "EvalResult",
     "GymVectorEnv",
     "SB3VecEnv",
     "SingleAgentEnv",
     "StepResult",
     "VectorDriver",
     "action_space",
-    "evaluate",
     "observation_space",
 ]
 
-# Old names of the classes (they serve every game, not only Kanaloa).
-_RENAMED = {
-    "KanaloaEnv": "SingleAgentEnv",
-    "KanaloaGymVectorEnv": "GymVectorEnv",
-    "KanaloaSB3VecEnv": "SB3VecEnv",
-}
-
 
 def __getattr__(name: str) -> Any:
-    if name in _RENAMED:
-        new = _RENAMED[name]
-        warn_deprecated(f"kanaloa_env.wrappers.{name} is deprecated: use {new}", stacklevel=2)
-        return __getattr__(new) if new == "SB3VecEnv" else globals()[new]
-    # stable-baselines3 is an optional dependency (the `train` extra): import on use.
-    if name == "SB3VecEnv":
-        from .sb3 import SB3VecEnv
+    if name != "SB3VecEnv":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # stable-baselines3 is an optional dependency (the `train` extra): imported on use.
+    from .sb3 import SB3VecEnv
 
-        return SB3VecEnv
-    # evaluation imports this package: imported on use, not at import time.
-    if name in ("evaluate", "EvalResult"):
-        from ..evaluation import EvalResult, evaluate
-
-        return {"evaluate": evaluate, "EvalResult": EvalResult}[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return SB3VecEnv

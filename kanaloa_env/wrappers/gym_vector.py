@@ -30,7 +30,6 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .._deprecation import moved_names
 from .vector import StepResult, VectorDriver, action_space, observation_space
 
 __all__ = ["GymVectorEnv"]
@@ -178,7 +177,3 @@ class GymVectorEnv(VectorEnv):
             }
         )
         return info
-
-
-# The name of `GymVectorEnv` before it was known to serve every game.
-__getattr__ = moved_names(__name__, {"KanaloaGymVectorEnv": "GymVectorEnv"})

@@ -34,7 +34,6 @@ import numpy as np
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from .._deprecation import moved_names
 from .vector import StepResult, VectorDriver, action_space, observation_space
 
 __all__ = ["SB3VecEnv"]
@@ -229,7 +228,3 @@ class SB3VecEnv(VecEnv):
             if not 0 <= int(i) < self.num_envs:
                 raise IndexError(f"env index {i} out of range 0..{self.num_envs - 1}")
         return [int(i) for i in out]
-
-
-# The name of `SB3VecEnv` before it was known to serve every game.
-__getattr__ = moved_names(__name__, {"KanaloaSB3VecEnv": "SB3VecEnv"})

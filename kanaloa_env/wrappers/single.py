@@ -41,7 +41,6 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .._deprecation import moved_names
 from ..core.batch import GameState
 from ..games import get_game
 from ..render import RENDER_MODES, render_frame, render_modes
@@ -210,7 +209,3 @@ class SingleAgentEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
-
-
-# The name of `SingleAgentEnv` before it was known to serve every game.
-__getattr__ = moved_names(__name__, {"KanaloaEnv": "SingleAgentEnv"})

@@ -34,7 +34,6 @@ actions, same opponents: same trajectories.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -171,8 +170,6 @@ class VectorDriver:
             (the game's `step_inplace`, `reset_games` and `observe` with `threads=`;
             1, the default, runs on the calling thread). Results are the same for
             any count. Opponent bots' own decisions are not split.
-        observe_threads: the former name of `threads` (it only split the
-            observations then); deprecated, kept for one release.
 
     Raises:
         ValueError / TypeError: on a bad argument, naming it and what is allowed.
@@ -194,7 +191,6 @@ class VectorDriver:
         illegal_reward: float = -1.0,
         progress_shaping: float = 0.0,
         threads: int = 1,
-        observe_threads: int | None = None,
         **options: Any,
     ) -> None:
         self.num_envs = check_positive_int(num_envs, "num_envs")
@@ -234,15 +230,7 @@ class VectorDriver:
         if not isinstance(autoreset, bool):
             raise TypeError(f"autoreset must be a bool, got {autoreset!r}")
         self.autoreset = autoreset
-        if observe_threads is not None:
-            warnings.warn(
-                "VectorDriver(observe_threads=) is deprecated: use threads=",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            self.threads = check_positive_int(observe_threads, "observe_threads")
-        else:
-            self.threads = check_positive_int(threads, "threads")
+        self.threads = check_positive_int(threads, "threads")
         self._seed = _entropy_seed() if seed is None else check_seed(seed)
         self._state: GameState | None = None
         self._policies: list[Any] = []
@@ -259,11 +247,6 @@ class VectorDriver:
         self._length = np.zeros(N, dtype=np.int64)
         self._over = np.zeros(N, dtype=bool)  # finished and not restarted (autoreset off)
         self._forfeit = np.zeros(N, dtype=bool)  # lost by an illegal action in this step
-
-    @property
-    def observe_threads(self) -> int:
-        """Deprecated name of `threads`."""
-        return self.threads
 
     # ---- configuration -----------------------------------------------------------
 

@@ -4,10 +4,12 @@ only the required pieces already plays through every generic layer."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import warnings
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import kuhn
@@ -28,9 +30,26 @@ from kanaloa_env.wrappers import VectorDriver
 TESTS = Path(__file__).resolve().parents[1]
 
 
+def engine_with(*functions: str) -> ModuleType:
+    """An engine module holding only `functions` of Kuhn poker's engine (the protocol's
+    defaults serve every engine function a game's engine module defines)."""
+    module = ModuleType("bare_kuhn_engine")
+    for name in functions:
+        setattr(module, name, getattr(kuhn_engine, name))
+    return module
+
+
+# What every game needs of its engine; Kuhn's `observe`, `public_view` and `determinize`
+# stay out, so that the optional pieces are missing.
+BARE_ENGINE = engine_with(
+    "init", "init_from_keys", "reset_games", "step_inplace", "step", "validate_actions"
+)
+
+
 class BareKuhn(Game[Any, Any]):
-    """Kuhn poker with the required pieces only: attributes, the engine module and the
-    four required methods; no views, bots, positions, invariants or belief sampling."""
+    """Kuhn poker with the required pieces only: attributes, an engine module of the
+    required functions and the four required methods; no views, bots, positions,
+    invariants or belief sampling."""
 
     name = "bare_kuhn"
     title = "Kuhn poker, bare"
@@ -40,7 +59,7 @@ class BareKuhn(Game[Any, Any]):
     default_num_players = 2
     config_class = kuhn_engine.Config
     state_class = kuhn_engine.State
-    engine = kuhn_engine
+    engine = BARE_ENGINE
 
     def observe(self, state: Any, seat: Any = None, threads: int = 1) -> np.ndarray:
         return kuhn_engine.observe(state, seat)
@@ -149,6 +168,58 @@ def test_a_game_with_only_the_required_pieces_plays_everywhere() -> None:
     assert r.obs.shape == (8, bare.obs_dim)
 
 
+def test_the_engine_module_gives_the_engine_methods() -> None:
+    """A game provides each call into the engine that its engine module defines, through
+    the protocol's defaults, without writing the method; the others say what is missing."""
+
+    class EngineKuhn(BareKuhn):
+        name = "engine_kuhn"
+        engine = kuhn_engine
+        observe = Game.observe  # type: ignore[assignment]
+
+    g, bare = EngineKuhn(), BareKuhn()
+    assert g.missing_pieces() == []
+    assert [m for m in Game.OPTIONAL_METHODS if g.provides(m)] == ["public_view", "determinize"]
+    state = g.init(g.config_class(), 6, seed=3)
+    seats = np.maximum(state.current_player, 0).astype(np.int64)
+    assert np.array_equal(g.observe(state, seat=seats), kuhn_engine.observe(state, seat=seats))
+    assert g.public_view(state, seats).equal(kuhn_engine.public_view(state, seats))
+    samples = g.determinize(state, seats, 2, np.random.default_rng(0))
+    assert samples.batch_size == 12
+    with pytest.raises(
+        NotImplementedError, match="Kuhn poker, bare has no to_scenario: its engine"
+    ):
+        g.to_scenario(state)
+    with pytest.raises(NotImplementedError, match="bare_kuhn has no belief sampling"):
+        bare.determinize(state, seats, 2, np.random.default_rng(0))
+    with pytest.raises(NotImplementedError, match="has no public_view: its engine module"):
+        bare.public_view(state, seats)
+
+
+def test_a_game_class_takes_its_sizes_and_types_from_its_engine_module() -> None:
+    class Minimal(Game[Any, Any]):
+        name = "minimal_kuhn"
+        title = "Kuhn poker, minimal"
+        player_counts = (2,)
+        default_num_players = 2
+        engine = kuhn_engine
+        observation_bounds = BareKuhn.observation_bounds
+        final_ranks = BareKuhn.final_ranks
+        action_name = BareKuhn.action_name
+
+    m = Minimal()
+    assert m.missing_pieces() == [] and m.version == "v0"
+    assert (m.num_actions, m.obs_dim, m.config_class, m.state_class) == (
+        kuhn_engine.NUM_ACTIONS,
+        kuhn_engine.OBS_DIM,
+        kuhn_engine.Config,
+        kuhn_engine.State,
+    )
+    # What the class sets itself stays; an engine module without the name gives nothing.
+    assert type("Own", (Minimal,), {"engine": kuhn_engine, "obs_dim": 7}).obs_dim == 7
+    assert not hasattr(type("Bare", (Game,), {"engine": BARE_ENGINE}), "num_actions")
+
+
 def test_a_game_registered_after_import_gets_both_env_ids() -> None:
     """In a fresh process: `import kanaloa_env`, then register, then make by id."""
     code = (
@@ -214,3 +285,27 @@ def test_an_unknown_bot_says_which_piece_the_game_lacks() -> None:
         make_bot("search", game="kuhn")
     with pytest.raises(ValueError, match=r"unknown bot 'wizard' for Kuhn poker: use one of"):
         make_bot("wizard", game="kuhn")
+
+
+def test_the_config_flags_make_the_command_line_options() -> None:
+    """`Game.config_flags` give a game's flags and the config overrides they ask for:
+    values (converted where the flag says), switches, nothing for a flag not given."""
+    for game, argv, want in [
+        (kuhn.GAME, ["--bet", "2"], {"bet": 2}),
+        (
+            get_game("kahuna"),
+            ["--first-player", "1", "--no-early-end"],
+            {"first_player": 1, "early_end": False},
+        ),
+        (get_game("kahuna"), ["--first-player", "random"], {"first_player": "random"}),
+        (
+            get_game("kanaloa"),
+            ["--announce", "--max-rounds", "3"],
+            {"nil_announcement": True, "max_rounds": 3},
+        ),
+        (BareKuhn(), [], {}),
+    ]:
+        parser = argparse.ArgumentParser()
+        game.add_cli_options(parser)
+        assert game.cli_overrides(parser.parse_args(argv)) == want
+        assert game.make_config(want)  # the overrides make a valid config

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from kanaloa_env.core import DEFAULT_OCEAN_DECK, State, from_scenario, step, to_scenario
+from kanaloa_env.core.kanaloa import DEFAULT_OCEAN_DECK, State, from_scenario, step, to_scenario
 from kanaloa_env.core.kanaloa.constants import (
     CARD_NAMES,
     NUM_TIKI,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from kanaloa_env.core import Config, Phase, init, step, to_scenario
+from kanaloa_env.core.kanaloa import Config, Phase, init, step, to_scenario
 from kanaloa_env.core.kanaloa.constants import CARD_NAMES, PHASE_NAMES, SUIT_NAMES
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

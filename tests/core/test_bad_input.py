@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from kit import ROUTE_4, act, hands_for, load, make, win_trick
 
-from kanaloa_env.core import (
+from kanaloa_env.core.kanaloa import (
     Config,
     State,
     from_scenario,

@@ -13,7 +13,7 @@ import pytest
 from kit import load, make
 
 from kanaloa_env.bots import public_view
-from kanaloa_env.core import Config, State, from_scenario, init, observe, step
+from kanaloa_env.core.kanaloa import Config, State, from_scenario, init, observe, step
 from kanaloa_env.core.kanaloa.belief import (
     count_deals,
     determinize,
@@ -344,7 +344,7 @@ def test_bad_input_raises_clearly() -> None:
         determinize(state, 0, True, rng)
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         determinize(state, 0, 2, "seed")
-    with pytest.raises(TypeError, match="state must be a kanaloa_env.core.State"):
+    with pytest.raises(TypeError, match="state must be a kanaloa_env.core.kanaloa.State"):
         determinize({"hands": []}, 0, 2, rng)
     with pytest.raises(ValueError, match="keys must be a"):
         determinize_from_keys(state, 0, 2, np.zeros(2, dtype=np.int64))

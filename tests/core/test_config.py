@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from kanaloa_env.core import DEFAULT_OCEAN_DECK, Config
+from kanaloa_env.core.kanaloa import DEFAULT_OCEAN_DECK, Config
 from kanaloa_env.core.kanaloa.ocean import parse_field
 from kanaloa_env.testing import random_playthrough
 

@@ -11,7 +11,7 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "kanaloa_env" / "core"
 ENGINES = ("kanaloa", "kahuna")
-SHARED = ("batch", "fields", "files", "kernels", "rng")
+SHARED = ("batch", "fields", "files", "kernels", "rng", "scenario_checks")
 
 
 def _imports(path: Path, package: str) -> set[str]:

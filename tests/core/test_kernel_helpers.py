@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import sample_legal
-from kanaloa_env.core import Config, init, step_inplace
-from kanaloa_env.core.kanaloa import route, setup
+from kanaloa_env.core.kanaloa import Config, init, route, setup, step_inplace
 from kanaloa_env.core.kanaloa.constants import (
     CARD_RANK,
     CARD_SUIT,

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from kanaloa_env.bots import sample_legal
-from kanaloa_env.core import OBS_DIM, Config, init, kernels, observe, step_inplace
+from kanaloa_env.core import kernels
+from kanaloa_env.core.kanaloa import OBS_DIM, Config, init, observe, step_inplace
 from kanaloa_env.core.kanaloa.constants import SUIT_NAMES
 from kanaloa_env.core.kanaloa.observation import MAX_FIELDS, decode
 

@@ -20,7 +20,7 @@ import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kanaloa_env.core import Config, State, from_scenario, init, step, to_scenario
+from kanaloa_env.core.kanaloa import Config, State, from_scenario, init, step, to_scenario
 from kanaloa_env.core.kanaloa.constants import CARD_NAMES, NUM_ACTIONS, SUIT_NAMES
 from kanaloa_env.core.kanaloa.tricks import trick_winner
 from kanaloa_env.testing import check_invariants, random_playthrough

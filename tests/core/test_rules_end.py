@@ -25,7 +25,7 @@ from kit import (
     win_trick,
 )
 
-from kanaloa_env.core import step
+from kanaloa_env.core.kanaloa import step
 from kanaloa_env.core.kanaloa.constants import DOLPHIN_TAKE, REMOVE_BASE
 from kanaloa_env.testing import check_invariants
 

@@ -25,7 +25,7 @@ from kit import (
     win_trick,
 )
 
-from kanaloa_env.core import Config, init
+from kanaloa_env.core.kanaloa import Config, init
 from kanaloa_env.core.kanaloa.constants import (
     ANNOUNCE,
     DOLPHIN_TAKE,

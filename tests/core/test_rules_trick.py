@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from kit import ROUTE_4, act, load, make, phase, progress, trump, where
 
-from kanaloa_env.core import Config, init
+from kanaloa_env.core.kanaloa import Config, init
 from kanaloa_env.core.kanaloa.constants import DOLPHIN_DECLINE, DOLPHIN_TAKE, Suit
 
 # A field of ROUTE_4 of each colour for the leading boat (all others on the start field).

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from kit import ROUTE_4, load, make
 
-from kanaloa_env.core import (
+from kanaloa_env.core.kanaloa import (
     Config,
     State,
     Suit,
@@ -101,7 +101,7 @@ def test_to_scenario_rejects_a_bad_game_index() -> None:
         with pytest.raises(TypeError, match=r"game index i must be an int in 0\.\.1, got"):
             to_scenario(s, bad)  # type: ignore[arg-type]
     assert to_scenario(s, np.int64(1)) == to_scenario(s, 1) == to_scenario(s, np.uint8(1))
-    with pytest.raises(TypeError, match="state must be a kanaloa_env.core.State"):
+    with pytest.raises(TypeError, match="state must be a kanaloa_env.core.kanaloa.State"):
         to_scenario(to_scenario(s, 0), 0)  # type: ignore[arg-type]
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scenario_mutations import KNOWN_KEYS, mutate, valid_pool
 
-from kanaloa_env.core import from_scenario, observe, step, to_scenario
+from kanaloa_env.core.kanaloa import from_scenario, observe, step, to_scenario
 from kanaloa_env.games import get_game
 from kanaloa_env.testing import check_invariants
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from kit import ROUTE_4, act, at_start, hands_for, load, make, win_trick
 
-from kanaloa_env.core import Config, State, from_scenario, init, observe, step, to_scenario
+from kanaloa_env.core.kanaloa import Config, State, from_scenario, init, observe, step, to_scenario
 from kanaloa_env.core.kanaloa.config import MAX_MAX_ROUNDS
 from kanaloa_env.core.kanaloa.constants import (
     KANALOA_BITS,
@@ -27,7 +27,7 @@ from kanaloa_env.core.kanaloa.constants import (
     PAYOUT_STEPS,
     TRICKS_PER_ROUND,
 )
-from kanaloa_env.core.kanaloa.scenario import MAX_NESTING
+from kanaloa_env.core.scenario_checks import MAX_NESTING
 from kanaloa_env.testing import check_invariants
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kanaloa_env.core import Config, Phase, init
+from kanaloa_env.core.kanaloa import Config, Phase, init
 from kanaloa_env.core.kanaloa.constants import DECK_SIZE, HAND_SIZE, ROUTE_CARDS
 from kanaloa_env.core.kanaloa.setup import init_from_keys, reset_games
 from kanaloa_env.core.rng import game_keys

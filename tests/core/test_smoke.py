@@ -2,7 +2,7 @@
 
 import pytest
 
-from kanaloa_env.core import Config
+from kanaloa_env.core.kanaloa import Config
 from kanaloa_env.testing import random_playthrough
 
 
@@ -20,7 +20,7 @@ def test_state_save_load_round_trip(tmp_path) -> None:
     import numpy as np
 
     from kanaloa_env.bots import sample_legal
-    from kanaloa_env.core import State, init, step
+    from kanaloa_env.core.kanaloa import State, init, step
 
     state = init(Config(num_players=5, nil_announcement=True, max_rounds=7), 16, seed=3)
     rng = np.random.default_rng(0)
@@ -38,7 +38,7 @@ def test_invariant_checker_catches_corruption() -> None:
     import numpy as np
 
     from kanaloa_env.bots import sample_legal
-    from kanaloa_env.core import init, step
+    from kanaloa_env.core.kanaloa import init, step
     from kanaloa_env.testing import InvariantError, check_invariants
 
     state = init(Config(num_players=4), 8, seed=5)
@@ -60,7 +60,7 @@ def test_invariant_checker_catches_a_stale_present_slots_cache() -> None:
     # `present_slots` caches `present` for the step; a stale cache must not pass.
     import numpy as np
 
-    from kanaloa_env.core import init
+    from kanaloa_env.core.kanaloa import init
     from kanaloa_env.testing import InvariantError, check_invariants
 
     state = init(Config(num_players=4), 8, seed=5)
@@ -91,7 +91,7 @@ def test_invariant_checker_names_values_out_of_range(name: str, index: object, v
     import numpy as np
 
     from kanaloa_env.bots import sample_legal
-    from kanaloa_env.core import init, step
+    from kanaloa_env.core.kanaloa import init, step
     from kanaloa_env.testing import InvariantError, check_invariants
 
     state = init(Config(num_players=4), 3, seed=2)

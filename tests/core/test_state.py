@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kanaloa_env.core import Config, State, init, step
+from kanaloa_env.core.kanaloa import Config, State, init, step
 from kanaloa_env.core.kanaloa.config import MAX_MAX_ROUNDS
 from kanaloa_env.core.kanaloa.constants import (
     DECK_SIZE,

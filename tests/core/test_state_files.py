@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kanaloa_env.core import Config, State, init, step
+from kanaloa_env.core.kanaloa import Config, State, init, step
 from kanaloa_env.core.kanaloa.constants import MAX_PROGRESS
 from kanaloa_env.core.kanaloa.masks import compute_mask
 from kanaloa_env.testing import check_invariants

@@ -18,7 +18,7 @@ from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
 import kanaloa_env
-from kanaloa_env.core import NUM_ACTIONS, OBS_DIM, Config, init, observe
+from kanaloa_env.core.kanaloa import NUM_ACTIONS, OBS_DIM, Config, init, observe
 from kanaloa_env.wrappers import rllib as rllib_mod
 from kanaloa_env.wrappers.rllib import ILLEGAL_ACTION_MODES, RLlibEnv, RLlibModuleBot
 

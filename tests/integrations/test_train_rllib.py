@@ -108,7 +108,7 @@ def test_tiny_run_trains_checkpoints_and_evaluates_in_the_arena(tmp_path: Path) 
 
     # The checkpoint is the algorithm's; its shared module plays as a bot anywhere.
     from kanaloa_env.arena import run_tournament
-    from kanaloa_env.core import Config, init, observe
+    from kanaloa_env.core.kanaloa import Config, init, observe
     from kanaloa_env.evaluation import evaluate
     from kanaloa_env.wrappers.rllib import RLlibModuleBot
 

@@ -16,10 +16,10 @@ from pettingzoo.test import render_test
 import kanaloa_env
 from kanaloa_env.bots import RandomBot, make_bot
 from kanaloa_env.core.kahuna import Config
+from kanaloa_env.drawing.terminal import strip_ansi
 from kanaloa_env.games import get_game
 from kanaloa_env.play import play_game
 from kanaloa_env.records import load_record, record_bot_game, replay
-from kanaloa_env.render.terminal import strip_ansi
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,6 +11,7 @@ from kahuna_kit import HOLD_ALOA, HOLD_GOLA, HOLD_LALE, act, e1, load, make
 
 from kanaloa_env.core.kahuna import Config, action_name, init, step
 from kanaloa_env.core.kahuna.constants import LINE_NAMES
+from kanaloa_env.drawing.terminal import strip_ansi
 from kanaloa_env.games import get_game
 from kanaloa_env.games.kahuna.describe import describe_action
 from kanaloa_env.games.kahuna.moves import (
@@ -21,7 +22,6 @@ from kanaloa_env.games.kahuna.moves import (
     parse_move,
     turn_prompt,
 )
-from kanaloa_env.render.terminal import strip_ansi
 
 
 def _notation(label: str) -> str:

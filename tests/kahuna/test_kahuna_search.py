@@ -11,13 +11,13 @@ from kahuna_kit import ACTION, load, make
 from kanaloa_env.arena import run_tournament
 from kanaloa_env.bots import SearchBot, bot_names, make_bot
 from kanaloa_env.bots.search import evaluate_actions
-from kanaloa_env.core import Config as KanaloaConfig
-from kanaloa_env.core import init as kanaloa_init
 from kanaloa_env.core.kahuna import Config, Phase, State, init, public_view, step
 from kanaloa_env.core.kahuna.belief import determinize
+from kanaloa_env.core.kanaloa import Config as KanaloaConfig
+from kanaloa_env.core.kanaloa import init as kanaloa_init
 from kanaloa_env.games.kahuna.heuristic import HeuristicBot
 from kanaloa_env.games.kahuna.search import (
-    KAHUNA_SEARCH_DEFAULTS,
+    SEARCH_DEFAULTS,
     KahunaSearch,
     decision_keys,
     win_chance,
@@ -198,7 +198,7 @@ def test_registered_as_search_for_kahuna() -> None:
     assert "search" in bot_names("kahuna")
     bot = make_bot("search", game="kahuna")
     assert isinstance(bot, SearchBot) and bot.game == "kahuna"
-    for name, value in KAHUNA_SEARCH_DEFAULTS.items():
+    for name, value in SEARCH_DEFAULTS.items():
         assert getattr(bot, name) == value
     result = run_tournament(
         ["search", "random"], 2, 2, seed=0, config={"max_turns": 8}, game="kahuna"

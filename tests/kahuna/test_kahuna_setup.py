@@ -184,8 +184,6 @@ def test_config_overrides_and_from_dict_round_trip() -> None:
 
 
 def test_the_issue_api_imports_and_kanaloas_core_api_is_unchanged() -> None:
-    from kanaloa_env.core import Config as CoreConfig
-    from kanaloa_env.core import init as core_init
     from kanaloa_env.core.kahuna import (  # noqa: F401
         Config,
         from_scenario,
@@ -195,7 +193,9 @@ def test_the_issue_api_imports_and_kanaloas_core_api_is_unchanged() -> None:
         step,
         to_scenario,
     )
+    from kanaloa_env.core.kanaloa import Config as CoreConfig
     from kanaloa_env.core.kanaloa import Config as KanaloaConfig
+    from kanaloa_env.core.kanaloa import init as core_init
 
     assert CoreConfig is KanaloaConfig and core_init is not init
     assert core_init(CoreConfig(num_players=3), 2, seed=0).legal.shape == (2, 66)

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from kahuna_kit import HOLD_ALOA, HOLD_GOLA, HOLD_LALE, act, e1, load, make
 
-from kanaloa_env.core import Config as KanaloaConfig
-from kanaloa_env.core import init as kanaloa_init
 from kanaloa_env.core.kahuna import Config, init, public_view, step_inplace
+from kanaloa_env.core.kanaloa import Config as KanaloaConfig
+from kanaloa_env.core.kanaloa import init as kanaloa_init
+from kanaloa_env.drawing.terminal import WIDTH, strip_ansi
 from kanaloa_env.games.kahuna.text import PLAYER_FG, render_text
 from kanaloa_env.render import render_text as render_any
-from kanaloa_env.render.terminal import WIDTH, strip_ansi
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

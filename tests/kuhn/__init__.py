@@ -5,16 +5,14 @@ Registered by `tests/conftest.py`, named nowhere in `kanaloa_env`; see docs/addi
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
-from kanaloa_env._deprecation import renamed_keyword
 from kanaloa_env.drawing.terminal import BOLD, paint
-from kanaloa_env.games.protocol import Game, Move, parse_listed_move
+from kanaloa_env.games.protocol import ConfigFlag, Game, Move, parse_listed_move
 
 from . import engine, positions
 from .engine import ACTION_NAMES, CARD_NAMES, NUM_ACTIONS, OBS_DIM, Config, State, outcome
@@ -45,27 +43,20 @@ class KuhnGame(Game[State, Config]):
 
     name = "kuhn"
     title = "Kuhn poker"
-    version = "v0"
-    num_actions = NUM_ACTIONS
-    obs_dim = OBS_DIM
     player_counts = (2,)
     default_num_players = 2
-    config_class = Config
-    state_class = State
-    engine: ClassVar[ModuleType] = engine  # init, step, ...: the protocol's defaults call them
+    # NUM_ACTIONS, OBS_DIM, Config, State, and init, step, observe, public_view,
+    # determinize: the protocol takes them from the engine module.
+    engine: ClassVar[ModuleType] = engine
 
-    # ---- config (the protocol's defaults, plus two command-line flags) --------------
+    # ---- config (the protocol's defaults, with two command-line flags) --------------
 
-    def add_cli_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--ante", type=int, default=None, help="chips each player antes")
-        parser.add_argument("--bet", type=int, default=None, help="chips a bet costs")
+    config_flags = (
+        ConfigFlag("--ante", "ante", "chips each player antes", type=int),
+        ConfigFlag("--bet", "bet", "chips a bet costs", type=int),
+    )
 
-    def cli_overrides(self, args: argparse.Namespace) -> dict[str, Any]:
-        return {k: getattr(args, k) for k in ("ante", "bet") if getattr(args, k) is not None}
-
-    # ---- the engine (required) ---------------------------------------------------------
-
-    observe = staticmethod(engine.observe)
+    # ---- the engine (required; `observe` is the engine's) --------------------------------
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """[0, 1] everywhere: one-hots, flags and stakes over the largest stake."""
@@ -79,10 +70,8 @@ class KuhnGame(Game[State, Config]):
     def action_name(self, action: int) -> str:
         return ACTION_NAMES[action]
 
-    # ---- optional pieces: the engine's and positions.py's functions, a summary -----------
+    # ---- optional pieces: positions.py's functions (the engine's are defaults), a summary --
 
-    public_view = staticmethod(engine.public_view)
-    determinize = staticmethod(engine.determinize)
     check_invariants = staticmethod(positions.check_invariants)
     random_playthrough = staticmethod(positions.random_playthrough)
     to_scenario = staticmethod(positions.to_scenario)
@@ -94,8 +83,6 @@ class KuhnGame(Game[State, Config]):
         return {"decisions": taken, "showdown": outcome(state).showdown}
 
     # ---- words (the picture is image.py's, the bot heuristic.py's) ------------------------
-
-    @renamed_keyword("game", "i")  # (the protocol's render_text takes the old name too)
     def render_text(
         self,
         state: State,

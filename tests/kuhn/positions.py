@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from kanaloa_env.core.batch import check_index
-from kanaloa_env.core.engine import fail, random_games, scenario_key
+from kanaloa_env.core.engine import fail, random_games
+from kanaloa_env.core.scenario_checks import scenario_key
 
 from .engine import (
     ACTION_NAMES,

@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import kanaloa_env  # (also registers kanaloa_env/Kanaloa-v0)
-from kanaloa_env.core import OBS_DIM
+from kanaloa_env.core.kanaloa import OBS_DIM
 from kanaloa_env.wrappers import GymVectorEnv, SingleAgentEnv
 
 ENV_ID = "kanaloa_env/Kanaloa-v0"

@@ -17,7 +17,7 @@ from stable_baselines3.common.monitor import Monitor  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
 
 from kanaloa_env.bots import sample_legal  # noqa: E402
-from kanaloa_env.core import OBS_DIM, Config, legal_action_mask  # noqa: E402
+from kanaloa_env.core.kanaloa import OBS_DIM, Config, legal_action_mask  # noqa: E402
 from kanaloa_env.wrappers.sb3 import SB3VecEnv  # noqa: E402
 
 

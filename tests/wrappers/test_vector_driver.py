@@ -9,7 +9,7 @@ import pytest
 
 from kanaloa_env.bots import RandomBot, sample_legal
 from kanaloa_env.bots.model import CallableBot
-from kanaloa_env.core import OBS_DIM, Config, decode, legal_action_mask, observe
+from kanaloa_env.core.kanaloa import OBS_DIM, Config, decode, legal_action_mask, observe
 from kanaloa_env.core.rng import game_keys
 from kanaloa_env.wrappers import StepResult, VectorDriver, observation_space
 
@@ -382,14 +382,3 @@ def test_threads_change_nothing_but_speed(game: str, monkeypatch: pytest.MonkeyP
         VectorDriver(2, threads=0)
     with pytest.raises(TypeError, match="threads must be an int >= 1, got 1.5"):
         VectorDriver(2, threads=1.5)  # type: ignore[arg-type]
-
-
-def test_observe_threads_is_a_deprecated_name_of_threads() -> None:
-    with pytest.warns(DeprecationWarning, match="use threads="):
-        driver = VectorDriver(2, observe_threads=2)
-    assert driver.threads == driver.observe_threads == 2
-    with (
-        pytest.raises(ValueError, match="observe_threads must be an int >= 1, got 0"),
-        pytest.warns(DeprecationWarning),
-    ):
-        VectorDriver(2, observe_threads=0)

@@ -12,6 +12,7 @@ obs = observe(state)              # (B, OBS_DIM) float32
 ```
 """
 
+from .belief import determinize, determinize_from_keys
 from .config import Config
 from .constants import NUM_ACTIONS, Phase, action_name
 from .invariants import InvariantError, check_invariants, random_playthrough
@@ -35,6 +36,8 @@ __all__ = [
     "action_name",
     "check_invariants",
     "decode",
+    "determinize",
+    "determinize_from_keys",
     "from_scenario",
     "init",
     "init_from_keys",

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import scenario_key
+from ..batch import check_index
+from ..scenario_checks import bool_at, int_at, list_at, need, scenario_key
 from . import cards, masks
 from .board import held_islands
 from .config import Config
@@ -100,11 +101,7 @@ def to_scenario(state: State, i: int = 0, include_key: bool = False) -> dict[str
         ValueError: `i` out of range, or `state` is a `public_view` (blanked cards
             are not a position).
     """
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
-        raise TypeError(f"game index must be an int, got {type(i).__name__}")
-    if not 0 <= int(i) < state.batch_size:
-        raise ValueError(f"game index must be in 0..{state.batch_size - 1}, got {i}")
-    i = int(i)
+    i = check_index(i, state.batch_size, "to_scenario's game index i")
     if state.hidden_hand[i].any() or state.hidden_down[i].any():
         raise ValueError("a public view hides cards: it has no scenario")
     over = state.phase[i] == Phase.GAME_OVER
@@ -153,38 +150,10 @@ def to_scenario(state: State, i: int = 0, include_key: bool = False) -> dict[str
 # ---- reading -------------------------------------------------------------------
 
 
-def _require(sc: dict[str, Any], key: str) -> Any:
-    if key not in sc:
-        raise ValueError(f"scenario key '{key}' is missing")
-    return sc[key]
-
-
-def _int(sc: dict[str, Any], key: str, lo: int, hi: int) -> int:
-    v = _require(sc, key)
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
-        raise ValueError(f"scenario key '{key}' must be an int in {lo}..{hi}, got {v!r}")
-    return int(v)
-
-
-def _bool(sc: dict[str, Any], key: str) -> bool:
-    v = _require(sc, key)
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"scenario key '{key}' must be true or false, got {v!r}")
-    return bool(v)
-
-
-def _list(v: Any, key: str, length: int | None = None) -> list[Any]:
-    if not isinstance(v, list):
-        raise ValueError(f"scenario key '{key}' must be a list, got {type(v).__name__}")
-    if length is not None and len(v) != length:
-        raise ValueError(f"scenario key '{key}' must have {length} entries, got {len(v)}")
-    return v
-
-
 def _islands(v: Any, key: str) -> list[int]:
     """A list of island names as indices; ValueError naming `key`."""
     try:
-        return [island_from_name(n) for n in _list(v, key)]
+        return [island_from_name(n) for n in list_at(v, key)]
     except ValueError as e:
         if str(e).startswith("scenario key"):
             raise
@@ -193,7 +162,7 @@ def _islands(v: Any, key: str) -> list[int]:
 
 def _per_player(sc: dict[str, Any], key: str) -> list[list[int]]:
     """A per-player pair of island-name lists."""
-    v = _list(_require(sc, key), key, 2)
+    v = list_at(need(sc, key), key, 2)
     return [_islands(v[p], f"{key}[{p}]") for p in range(2)]
 
 
@@ -242,14 +211,14 @@ def _read_config(sc: dict[str, Any]) -> tuple[Config, int]:
     unknown = [k for k in sc if k not in _KEYS]
     if unknown:
         raise ValueError(f"scenario keys {unknown} are unknown; allowed: {list(_KEYS)}")
-    over_ = _require(sc, "config")
+    over_ = need(sc, "config")
     if not isinstance(over_, dict):
         raise ValueError("scenario key 'config' must be a dict of config overrides")
     try:
         cfg = Config.from_dict(over_)
     except (ValueError, TypeError) as e:
         raise ValueError(f"scenario key 'config': {e}") from None
-    start = _int(sc, "starting_player", 0, 1)
+    start = int_at(need(sc, "starting_player"), "starting_player", 0, 1)
     if cfg.first_player != "random" and start != cfg.first_player:
         raise ValueError(
             f"scenario key 'starting_player' must be {cfg.first_player} "
@@ -261,11 +230,11 @@ def _read_config(sc: dict[str, Any]) -> tuple[Config, int]:
 
 def _read_board(sc: dict[str, Any], cfg: Config, state: State) -> list[int]:
     """The board (K1.5, K1.6, K5.1) into `state`; the bridges' line sets."""
-    bridges = _list(_require(sc, "bridges"), "bridges", 2)
+    bridges = list_at(need(sc, "bridges"), "bridges", 2)
     owner: dict[int, int] = {}
     words = [0, 0]
     for p in range(2):
-        for j, name in enumerate(_list(bridges[p], f"bridges[{p}]")):
+        for j, name in enumerate(list_at(bridges[p], f"bridges[{p}]")):
             try:
                 line = line_from_name(name)
             except ValueError as e:
@@ -317,12 +286,12 @@ def _read_cards(sc: dict[str, Any], state: State) -> tuple[list[list[int]], list
                 f"scenario key 'hands': player {p} holds {len(hands[p])} cards, more than "
                 f"{HAND_LIMIT} (K2.3)"
             )
-    row_in = _list(_require(sc, "face_up"), "face_up", ROW_SLOTS)
+    row_in = list_at(need(sc, "face_up"), "face_up", ROW_SLOTS)
     row = [
         NO_CARD if c is None else _islands([c], f"face_up[{s}]")[0] for s, c in enumerate(row_in)
     ]
-    pile = _islands(_require(sc, "pile"), "pile")
-    discard_up = _islands(_require(sc, "discard_up"), "discard_up")
+    pile = _islands(need(sc, "pile"), "pile")
+    discard_up = _islands(need(sc, "discard_up"), "discard_up")
     discard_down = _per_player(sc, "discard_down")
     count = Counter(
         [
@@ -366,7 +335,7 @@ def _read_cards(sc: dict[str, Any], state: State) -> tuple[list[list[int]], list
 
 def _read_scorings(sc: dict[str, Any], cfg: Config, state: State) -> int:
     """The scorings done (K7.2, K7.5) into `state`; their number."""
-    scorings = _list(_require(sc, "scorings"), "scorings")
+    scorings = list_at(need(sc, "scorings"), "scorings")
     if len(scorings) > NUM_SCORINGS:
         raise ValueError(f"scenario key 'scorings' holds at most {NUM_SCORINGS} scorings")
     for k, pts in enumerate(scorings):
@@ -403,17 +372,17 @@ def _read_turn(
 ) -> tuple[int, bool, int, int, Any, bool, bool]:
     """Whose decision, which phase (K3, K6, K7.4, K9.1): phase, over, turn,
     final_turns_left, to_act, handed_back, last_turn_skipped."""
-    phase_name = _require(sc, "phase")
+    phase_name = need(sc, "phase")
     if phase_name not in PHASE_NAMES:
         raise ValueError(f"scenario key 'phase' must be one of {PHASE_NAMES}, got {phase_name!r}")
     phase = PHASE_NAMES.index(phase_name)
     over = phase == Phase.GAME_OVER
-    turn = _int(sc, "turn", 0, cfg.max_turns + FINAL_TURNS)
-    final = _require(sc, "final_turns_left")
+    turn = int_at(need(sc, "turn"), "turn", 0, cfg.max_turns + FINAL_TURNS)
+    final = need(sc, "final_turns_left")
     if final is not None and (isinstance(final, bool) or final not in (1, 2)):
         raise ValueError(f"scenario key 'final_turns_left' must be null, 1 or 2, got {final!r}")
     final = final or 0
-    to_act = _require(sc, "to_act")
+    to_act = need(sc, "to_act")
     if over:
         if to_act is not None:
             raise ValueError("scenario key 'to_act' must be null exactly when the game is over")
@@ -424,8 +393,8 @@ def _read_turn(
                 f"scenario key 'to_act' must be {want} (starting_player XOR turn mod 2; "
                 f"null only when the game is over), got {to_act!r}"
             )
-    handed_back = _bool(sc, "handed_back")
-    skipped = _bool(sc, "last_turn_skipped")
+    handed_back = bool_at(need(sc, "handed_back"), "handed_back")
+    skipped = bool_at(need(sc, "last_turn_skipped"), "last_turn_skipped")
     if handed_back and (phase != Phase.DRAW or hand_sizes[start ^ (turn & 1)] >= HAND_LIMIT):
         raise ValueError(
             "scenario key 'handed_back': only in the DRAW phase, after a hand-back left the "
@@ -477,8 +446,8 @@ def _read_end(
     turn: int,
 ) -> tuple[Any, Any]:
     """The end (K7.5, K8, K9.1): the winner and the end reason, checked."""
-    winner = _require(sc, "winner")
-    reason = _require(sc, "end_reason")
+    winner = need(sc, "winner")
+    reason = need(sc, "end_reason")
     bare = [w == 0 for w in words]
     if not over:
         if winner is not None:

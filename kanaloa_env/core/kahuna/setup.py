@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import Setup, game_indices
-from ..kernels import argsort_small, kernel, run_batch, run_state, small_kernel
+from ..engine import Setup, compiled_reset, game_indices
+from ..kernels import argsort_small, kernel, run_batch, small_kernel
 from ..rng import draw_one, round_base
 from .cards import list_cards
 from .config import Config
@@ -38,22 +38,16 @@ COIN_STREAM = 1 << 32
 _TOP_BIT = np.uint64(63)
 
 
-def _reset(state: State, idx: np.ndarray, keys: np.ndarray, threads: int) -> None:
-    run_state(_reset_range, len(idx), threads, state, idx, keys)
-
-
-_SETUP = Setup(State, Config, _reset)
-init = _SETUP.init
-init_from_keys = _SETUP.init_from_keys
-reset_games = _SETUP.reset_games
-
-
 @kernel
 def _reset_range(c, s, idx, keys, lo, hi):  # type: ignore[no-untyped-def]
     words = np.empty(NUM_CARDS, dtype=np.uint64)  # work arrays of the shuffle
     order = np.empty(NUM_CARDS, dtype=np.int64)
     for i in range(lo, hi):
         reset_game(c, s, idx[i], keys[i], words, order)
+
+
+_SETUP = Setup(State, Config, compiled_reset(_reset_range))
+init, init_from_keys, reset_games = _SETUP.init, _SETUP.init_from_keys, _SETUP.reset_games
 
 
 @kernel

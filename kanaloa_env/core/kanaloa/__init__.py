@@ -1,7 +1,5 @@
 """The Kanaloa rules engine (RULES.md): batched state (numpy arrays) and compiled per-game kernels: step, masks, observations, scenarios.
 
-Also importable as `kanaloa_env.core`:
-
 ```python
 from kanaloa_env.core.kanaloa import Config, init, step, legal_action_mask, observe
 
@@ -16,8 +14,8 @@ samples = determinize(state, seats, n, rng)  # b * n states consistent with one 
 
 from .belief import count_deals, determinize, determinize_from_keys
 from .config import Config
-from .constants import NUM_ACTIONS, Phase, Suit
-from .invariants import check_loaded
+from .constants import NUM_ACTIONS, Phase, Suit, action_name
+from .invariants import InvariantError, check_invariants, check_loaded, random_playthrough
 from .masks import legal_action_mask
 from .observation import OBS_DIM, decode, observe
 from .ocean import DEFAULT_OCEAN_DECK
@@ -25,17 +23,21 @@ from .scenario import from_scenario, to_scenario
 from .setup import init, init_from_keys, reset_games
 from .state import State
 from .step import step, step_inplace, validate_actions
+from .view import public_view
 
 State.load_check = check_loaded
 
 __all__ = [
     "Config",
     "DEFAULT_OCEAN_DECK",
+    "InvariantError",
     "NUM_ACTIONS",
     "OBS_DIM",
     "Phase",
     "State",
     "Suit",
+    "action_name",
+    "check_invariants",
     "count_deals",
     "decode",
     "determinize",
@@ -45,6 +47,8 @@ __all__ = [
     "init_from_keys",
     "legal_action_mask",
     "observe",
+    "public_view",
+    "random_playthrough",
     "reset_games",
     "step",
     "step_inplace",

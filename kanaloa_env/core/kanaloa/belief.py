@@ -532,7 +532,7 @@ def _deal_samples(  # type: ignore[no-untyped-def]
         keys[r] = draw_one(round_base(key, _STREAM_KEY), 0)
 
 
-_SAMPLER = Sampler(State, _sample, where="kanaloa_env.core")
+_SAMPLER = Sampler(State, _sample)
 determinize = _SAMPLER.determinize
 determinize_from_keys = _SAMPLER.determinize_from_keys
 _check_seats = _SAMPLER.seats

@@ -14,13 +14,23 @@ size, and only positions the rules can reach; every rejection names its key
 
 from __future__ import annotations
 
-import reprlib
-from typing import Any, TypeGuard
+from typing import Any
 
 import numpy as np
 
 from ..batch import check_index
-from ..rng import game_keys
+from ..scenario_checks import (
+    bad,
+    bool_at,
+    check_nesting,
+    dict_at,
+    int_at,
+    is_int,
+    list_at,
+    need,
+    scenario_key,
+    show,
+)
 from . import masks, route
 from .config import Config
 from .constants import (
@@ -74,7 +84,9 @@ def to_scenario(state: State, i: int = 0, include_key: bool = False) -> dict[str
         ValueError: `i` is not in 0..B-1.
     """
     if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+        raise TypeError(
+            f"state must be a kanaloa_env.core.kanaloa.State, got {type(state).__name__}"
+        )
     i = check_index(i, state.batch_size, "to_scenario's game index i")
     cfg, P = state.config, state.num_players
     deck = cfg.deck
@@ -148,14 +160,6 @@ def to_scenario(state: State, i: int = 0, include_key: bool = False) -> dict[str
 
 # ---- reading untrusted input -------------------------------------------------------
 
-MAX_NESTING = 8
-"""Deepest nesting of lists and dicts a scenario may hold (a valid one needs 4:
-`route[k].fields[j]`); checked without recursion before anything recursive (a
-comparison, a repr) touches the input."""
-MAX_VALUES = 10_000
-"""Most list entries and dict values a scenario may hold in all (a valid one holds
-well under 1,000, an ocean-deck override included)."""
-
 _REQUIRED = (
     "num_players",
     "route",
@@ -174,88 +178,6 @@ _REQUIRED = (
 )
 _OPTIONAL = ("config", "to_act", "pending", "winner", "voids", "key")
 
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict = 2, 8, 4
-_REPR.maxstring = _REPR.maxother = 40
-
-
-def _show(value: object) -> str:
-    """A short repr for an error message, safe on huge and deeply nested values."""
-    if _is_int(value) and abs(int(value)) > 10**18:  # (ints past 4300 digits refuse repr)
-        return f"an int of {int(value).bit_length()} bits"
-    try:
-        return _REPR.repr(value)
-    except (ValueError, RecursionError):
-        return f"a {type(value).__name__}"
-
-
-_PREDICATES = {"must", "is", "has", "holds", "lists", "nests", "makes", "says"}
-
-
-def _bad(path: str, what: str) -> ValueError:
-    """The error naming the key at `path`: `scenario key 'boats[1].field' must be ...`,
-    or with a colon before a statement (`scenario key 'boats': players 0 and 1 ...`)."""
-    sep = " " if what.split(" ", 1)[0] in _PREDICATES else ": "
-    return ValueError(f"scenario key '{path}'{sep}{what}")
-
-
-def _is_int(value: object) -> TypeGuard[int | np.integer]:
-    """A Python or numpy integer, not a bool (JSON's true is no number of players)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _int_at(value: object, path: str, lo: int, hi: int) -> int:
-    if not _is_int(value) or not lo <= value <= hi:
-        raise _bad(path, f"must be an int in {lo}..{hi}, got {_show(value)}")
-    return int(value)
-
-
-def _list_at(value: object, path: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise _bad(path, f"must be a list, got {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise _bad(path, f"must have {length} entries, got {len(value)}")
-    return value
-
-
-def _dict_at(value: object, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    """`value` as a dict with exactly `keys`."""
-    if not isinstance(value, dict):
-        raise _bad(path, f"must be a dict with keys {list(keys)}, got {type(value).__name__}")
-    missing = [k for k in keys if k not in value]
-    if missing:
-        raise _bad(path, f"must be a dict with keys {list(keys)}; missing {missing}")
-    extra = [k for k in value if k not in keys]
-    if extra:
-        raise _bad(path, f"has unknown keys {_show(extra)}; allowed: {list(keys)}")
-    return value
-
-
-def _need(sc: dict[str, Any], key: str) -> Any:
-    if key not in sc:
-        raise _bad(key, "is missing")
-    return sc[key]
-
-
-def _check_nesting(sc: dict[str, Any]) -> None:
-    """Bound the nesting depth and the size of the input, without recursion."""
-    stack: list[tuple[str, object, int]] = [(k, v, 1) for k, v in sc.items()]
-    seen = 0
-    while stack:
-        key, value, depth = stack.pop()
-        if isinstance(value, dict):
-            items: Any = value.values()
-        elif isinstance(value, (list, tuple)):
-            items = value
-        else:
-            continue
-        if depth > MAX_NESTING:
-            raise _bad(key, f"nests lists or dicts more than {MAX_NESTING} deep")
-        seen += len(items)
-        if seen > MAX_VALUES:
-            raise _bad(key, f"makes the scenario hold more than {MAX_VALUES} values")
-        stack.extend((key, item, depth + 1) for item in items)
-
 
 def _cards(names: list[Any], path: str) -> list[int]:
     out = []
@@ -263,9 +185,9 @@ def _cards(names: list[Any], path: str) -> list[int]:
         try:
             out.append(card_from_name(name))
         except ValueError:
-            raise _bad(
+            raise bad(
                 f"{path}[{j}]",
-                f"is an unknown card {_show(name)}: expected '<suit>-<1..12>' with suit in "
+                f"is an unknown card {show(name)}: expected '<suit>-<1..12>' with suit in "
                 f"{SUIT_NAMES}, 'kanaloa' or 'octopus'",
             ) from None
     return out
@@ -275,10 +197,10 @@ def _check_copies(cards: list[int], path: str) -> None:
     """Each Tiki card at most once, each special card at most its copies (R1.2)."""
     counts = np.bincount(np.asarray(cards, dtype=np.intp), minlength=NUM_CARD_TYPES)
     for twice in np.flatnonzero(counts[:NUM_TIKI] > 1):
-        raise _bad(path, f"holds card {CARD_NAMES[twice]} twice")
+        raise bad(path, f"holds card {CARD_NAMES[twice]} twice")
     for c, copies in _COPIES.items():
         if counts[c] > copies:
-            raise _bad(path, f"holds more than {copies} {CARD_NAMES[c]} cards (R1.2)")
+            raise bad(path, f"holds more than {copies} {CARD_NAMES[c]} cards (R1.2)")
 
 
 def _hand_words(hands: list[list[int]]) -> list[int]:
@@ -304,7 +226,7 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
 
     The scenario is untrusted input: types are strict (an int is an int, not a bool,
     a float or a string; a list is a list), nesting and size are bounded
-    (`MAX_NESTING`, `MAX_VALUES`), and the position must be one the rules can reach
+    (`kanaloa_env.core.scenario_checks`), and the position must be one the rules can reach
     in the ways docs/scenario.md lists; every state it returns passes
     `kanaloa_env.testing.check_invariants`.
 
@@ -321,52 +243,50 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
         raise TypeError(f"a scenario must be a dict, got {type(sc).__name__}")
     unknown = [k for k in sc if k not in _REQUIRED and k not in _OPTIONAL]
     if unknown:
-        name = _show(unknown[0])
-        raise _bad(
+        name = show(unknown[0])
+        raise bad(
             name[1:-1] if isinstance(unknown[0], str) else name,
             f"is unknown; allowed: {[*_REQUIRED, *_OPTIONAL]}",
         )
-    _check_nesting(sc)
-    P = _int_at(_need(sc, "num_players"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
+    check_nesting(sc)
+    P = int_at(need(sc, "num_players"), "num_players", MIN_PLAYERS, MAX_PLAYERS)
     cfg_over = sc.get("config", {})
     if not isinstance(cfg_over, dict):
-        raise _bad("config", f"must be a dict of config overrides, got {type(cfg_over).__name__}")
+        raise bad("config", f"must be a dict of config overrides, got {type(cfg_over).__name__}")
     try:
         cfg = Config.from_dict(P, cfg_over)
     except (ValueError, TypeError) as e:
         text = str(e)  # (it may quote a bad value at length)
-        raise _bad(
-            "config", f"is invalid: {text[:300]}{'...' if len(text) > 300 else ''}"
-        ) from None
+        raise bad("config", f"is invalid: {text[:300]}{'...' if len(text) > 300 else ''}") from None
     state = State.empty(cfg, 1)
     F = _read_route(sc, cfg, state)
     progress = _read_boats(sc, cfg, state, F)
 
     # Round and turn.
-    state.round[0] = _int_at(_need(sc, "round"), "round", 1, cfg.max_rounds)
-    sp = _int_at(_need(sc, "starting_player"), "starting_player", 0, P - 1)
+    state.round[0] = int_at(need(sc, "round"), "round", 1, cfg.max_rounds)
+    sp = int_at(need(sc, "starting_player"), "starting_player", 0, P - 1)
     state.starting_player[0] = sp
-    tn = _int_at(_need(sc, "trick_number"), "trick_number", 0, TRICKS_PER_ROUND)
+    tn = int_at(need(sc, "trick_number"), "trick_number", 0, TRICKS_PER_ROUND)
     state.trick_number[0] = tn
-    leader = _int_at(_need(sc, "leader"), "leader", 0, P - 1)
+    leader = int_at(need(sc, "leader"), "leader", 0, P - 1)
     state.leader[0] = leader
     if tn == 0 and leader != sp:
-        raise _bad("leader", f"must be the starting player {sp} in the first trick (R3.3)")
-    phase_name = _need(sc, "phase")
+        raise bad("leader", f"must be the starting player {sp} in the first trick (R3.3)")
+    phase_name = need(sc, "phase")
     if not isinstance(phase_name, str) or phase_name not in PHASE_NAMES:
-        raise _bad("phase", f"must be one of {PHASE_NAMES}, got {_show(phase_name)}")
+        raise bad("phase", f"must be one of {PHASE_NAMES}, got {show(phase_name)}")
     phase = Phase(PHASE_NAMES.index(phase_name))
     state.phase[0] = phase
     over = phase == Phase.GAME_OVER
     if over:
         if sc.get("to_act") is not None:
-            raise _bad("to_act", "must be null when the phase is game_over")
+            raise bad("to_act", "must be null when the phase is game_over")
         to_act = NO_PLAYER
     else:
-        to_act = _int_at(_need(sc, "to_act"), "to_act", 0, P - 1)
+        to_act = int_at(need(sc, "to_act"), "to_act", 0, P - 1)
     state.current_player[0] = to_act
     if phase == Phase.ANNOUNCE and not cfg.nil_announcement:
-        raise _bad("phase", "'announce' needs config nil_announcement=True")
+        raise bad("phase", "'announce' needs config nil_announcement=True")
 
     trick_cards = _read_cards(sc, state, P, tn, leader, phase)
     _read_hands(sc, state, P, tn, leader, len(trick_cards))
@@ -376,48 +296,44 @@ def from_scenario(sc: dict[str, Any], seed: int | None = None) -> State:
 
     # Phase-specific consistency.
     if phase in (Phase.ANNOUNCE, Phase.PLAY) and tn == TRICKS_PER_ROUND:
-        raise _bad("phase", f"{phase_name} needs a trick to play, but all 8 are over")
+        raise bad("phase", f"{phase_name} needs a trick to play, but all 8 are over")
     if phase == Phase.PLAY and to_act != (leader + len(trick_cards)) % P:
-        raise _bad("to_act", "must be the next player in the trick in phase play")
+        raise bad("to_act", "must be the next player in the trick in phase play")
     if phase == Phase.ANNOUNCE and (tn or trick_cards):
-        raise _bad("phase", "announce only before the first card of a round")
+        raise bad("phase", "announce only before the first card of a round")
     if phase == Phase.REMOVE_OCTOPUS and (
         not trick_cards
         or trick_cards[-1] != OCTOPUS
         or to_act != (leader + len(trick_cards) - 1) % P
     ):
-        raise _bad("phase", "remove_octopus needs the player to act to have just played an octopus")
+        raise bad("phase", "remove_octopus needs the player to act to have just played an octopus")
     if phase == Phase.REMOVE_ROUND_END and (tn != TRICKS_PER_ROUND or to_act != leader):
-        raise _bad(
+        raise bad(
             "phase", "remove_round_end follows the 8th trick, with its winner (leader) to act"
         )
     if over and (trick_cards or tn == 0):
-        raise _bad("phase", "game_over comes after a boat's move: after a trick, none open")
+        raise bad("phase", "game_over comes after a boat's move: after a trick, none open")
     _read_pending(sc, state, cfg, phase, tn, leader, to_act, trick_cards, announced)
     _read_end(sc, state, cfg, phase, tn, progress, F)
     if (
         phase in (Phase.REMOVE_OCTOPUS, Phase.REMOVE_ROUND_END)
         and not route.can_remove_at(state, np.array([0]))[0]
     ):
-        raise _bad("phase", f"{phase_name} but no ocean card can be removed (R7.2)")
+        raise bad("phase", f"{phase_name} but no ocean card can be removed (R7.2)")
     if phase == Phase.DOLPHIN and not route.dolphin_eligible_at(
         state, np.array([0]), np.array([to_act])
     ):
-        raise _bad(
+        raise bad(
             "phase",
             f"dolphin, but boat {to_act} does not stand on a dolphin with the fields behind "
             "and ahead free (R6.3)",
         )
 
-    game_key = sc.get("key")
-    if game_key is not None:
-        state.key[0] = np.uint64(_int_at(game_key, "key", 0, 2**64 - 1))
-    else:
-        state.key[0] = game_keys(0 if seed is None else seed, np.array([0]))[0]
+    state.key[0] = scenario_key(sc.get("key"), seed)
     state.trump[0] = route.trump_at(state, np.array([0]))[0]
     masks.refresh(state)
     if not over and not state.legal[0].any():
-        raise _bad("phase", f"{phase_name}: player {to_act} would have no legal action")
+        raise bad("phase", f"{phase_name}: player {to_act} would have no legal action")
     # The checks above are meant to cover every invariant; should one slip through,
     # no broken state leaves here.
     try:
@@ -431,28 +347,26 @@ def _read_route(sc: dict[str, Any], cfg: Config, state: State) -> int:
     """`route` and `removed` into `state`; returns the route's fields F."""
     deck, N = cfg.deck, cfg.route_cards
     K = deck.num_cards
-    route_in = _list_at(_need(sc, "route"), "route")
+    route_in = list_at(need(sc, "route"), "route")
     m = len(route_in)
     if not MIN_ROUTE_CARDS <= m <= N:
-        raise _bad("route", f"must hold {MIN_ROUTE_CARDS}..{N} cards, got {m}")
+        raise bad("route", f"must hold {MIN_ROUTE_CARDS}..{N} cards, got {m}")
     codes: list[int] = []
     ids: list[int] = []
     for k, card in enumerate(route_in):
         path = f"route[{k}]"
-        card = _dict_at(card, path, ("id", "fields"))
-        cid = _int_at(card["id"], f"{path}.id", 0, K - 1)
+        card = dict_at(card, path, ("id", "fields"))
+        cid = int_at(card["id"], f"{path}.id", 0, K - 1)
         if cid in ids:
-            raise _bad(f"{path}.id", f"card {cid} appears twice in the route")
+            raise bad(f"{path}.id", f"card {cid} appears twice in the route")
         got = []
-        for j, f in enumerate(_list_at(card["fields"], f"{path}.fields", 2)):
+        for j, f in enumerate(list_at(card["fields"], f"{path}.fields", 2)):
             fp = f"{path}.fields[{j}]"
-            f = _dict_at(f, fp, ("color", "dolphin", "start"))
+            f = dict_at(f, fp, ("color", "dolphin", "start"))
             if not isinstance(f["color"], str) or f["color"] not in SUIT_NAMES:
-                raise _bad(f"{fp}.color", f"must be one of {SUIT_NAMES}, got {_show(f['color'])}")
-            for flag in ("dolphin", "start"):
-                if not isinstance(f[flag], (bool, np.bool_)):
-                    raise _bad(f"{fp}.{flag}", f"must be true or false, got {_show(f[flag])}")
-            got.append((f["color"], bool(f["dolphin"]), bool(f["start"])))
+                raise bad(f"{fp}.color", f"must be one of {SUIT_NAMES}, got {show(f['color'])}")
+            dolphin, start = (bool_at(f[k], f"{fp}.{k}") for k in ("dolphin", "start"))
+            got.append((f["color"], dolphin, start))
         want = [
             (SUIT_NAMES[deck.color[c]], bool(deck.dolphin[c]), bool(deck.start[c]))
             for c in (2 * cid, 2 * cid + 1)
@@ -462,18 +376,18 @@ def _read_route(sc: dict[str, Any], cfg: Config, state: State) -> int:
         elif got == want[::-1]:
             codes += [2 * cid + 1, 2 * cid]
         else:
-            raise _bad(f"{path}.fields", f"{got} do not match ocean card {cid} {want}")
+            raise bad(f"{path}.fields", f"{got} do not match ocean card {cid} {want}")
         ids.append(cid)
-    removed = _list_at(_need(sc, "removed"), "removed")
+    removed = list_at(need(sc, "removed"), "removed")
     for j, r in enumerate(removed):
-        _int_at(r, f"removed[{j}]", 0, K - 1)
+        int_at(r, f"removed[{j}]", 0, K - 1)
         if r in removed[:j]:
-            raise _bad(f"removed[{j}]", f"lists ocean card {r} twice")
+            raise bad(f"removed[{j}]", f"lists ocean card {r} twice")
     missing = sorted(set(range(K)) - set(ids))
     if sorted(int(r) for r in removed) != missing:
-        raise _bad(
+        raise bad(
             "removed",
-            f"must list exactly the ocean cards not in the route: {missing}, got {_show(removed)}",
+            f"must list exactly the ocean cards not in the route: {missing}, got {show(removed)}",
         )
     for cid in missing[: N - m]:  # removed cards keep slots after the route's (not present)
         codes += [2 * cid, 2 * cid + 1]
@@ -486,25 +400,25 @@ def _read_route(sc: dict[str, Any], cfg: Config, state: State) -> int:
 def _read_boats(sc: dict[str, Any], cfg: Config, state: State, F: int) -> list[int]:
     """`boats` into `state` (R2.3, R9.1); returns their progress."""
     P = cfg.num_players
-    boats = _list_at(_need(sc, "boats"), "boats", P)
+    boats = list_at(need(sc, "boats"), "boats", P)
     fields, progress = [], []
     for p, b in enumerate(boats):
-        b = _dict_at(b, f"boats[{p}]", ("field", "progress"))
-        fields.append(_int_at(b["field"], f"boats[{p}].field", 0, F - 1))
-        progress.append(_int_at(b["progress"], f"boats[{p}].progress", -MAX_PROGRESS, MAX_PROGRESS))
+        b = dict_at(b, f"boats[{p}]", ("field", "progress"))
+        fields.append(int_at(b["field"], f"boats[{p}].field", 0, F - 1))
+        progress.append(int_at(b["progress"], f"boats[{p}].progress", -MAX_PROGRESS, MAX_PROGRESS))
     start_fields = {f for f in range(F) if cfg.deck.start[state.route[0, f]]}
     for p in range(P):
         for q in range(p + 1, P):
             if fields[p] == fields[q] and (
                 fields[p] not in start_fields or progress[p] != progress[q]
             ):
-                raise _bad(
+                raise bad(
                     "boats",
                     f"players {p} and {q} share field {fields[p]}, which only boats that "
                     "never left the start field may do (R2.3)",
                 )
             if (progress[p] - progress[q] - (fields[p] - fields[q])) % F != 0:
-                raise _bad(
+                raise bad(
                     "boats",
                     f"progress of players {p} and {q} contradicts their fields (difference "
                     f"must equal the field distance modulo the route length {F})",
@@ -518,38 +432,38 @@ def _read_cards(
     sc: dict[str, Any], state: State, P: int, tn: int, leader: int, phase: Phase
 ) -> list[int]:
     """`trick` and `played_this_round` into `state`; returns the trick's cards."""
-    trick_in = _list_at(_need(sc, "trick"), "trick")
+    trick_in = list_at(need(sc, "trick"), "trick")
     if len(trick_in) > P:
-        raise _bad("trick", f"holds {len(trick_in)} cards, more than {P} players")
+        raise bad("trick", f"holds {len(trick_in)} cards, more than {P} players")
     trick_cards = []
     for j, t in enumerate(trick_in):
-        t = _dict_at(t, f"trick[{j}]", ("player", "card"))
+        t = dict_at(t, f"trick[{j}]", ("player", "card"))
         seat = (leader + j) % P
-        if not _is_int(t["player"]) or t["player"] != seat:
-            raise _bad(
+        if not is_int(t["player"]) or t["player"] != seat:
+            raise bad(
                 f"trick[{j}].player",
-                f"must be {seat} (turn order from the leader), got {_show(t['player'])}",
+                f"must be {seat} (turn order from the leader), got {show(t['player'])}",
             )
         trick_cards += _cards([t["card"]], f"trick[{j}].card")[:1]
     if len(trick_in) == P and not (phase == Phase.REMOVE_OCTOPUS and trick_cards[-1] == OCTOPUS):
-        raise _bad(
+        raise bad(
             "trick",
             "is complete, which only stands while its last card, an octopus, waits for its "
             "removal (phase remove_octopus)",
         )
     if tn == TRICKS_PER_ROUND and trick_in:
-        raise _bad("trick", "must be empty after the 8th trick")
+        raise bad("trick", "must be empty after the 8th trick")
     played = _cards(
-        _list_at(_need(sc, "played_this_round"), "played_this_round"), "played_this_round"
+        list_at(need(sc, "played_this_round"), "played_this_round"), "played_this_round"
     )
     if len(played) != tn * P + len(trick_cards):
-        raise _bad(
+        raise bad(
             "played_this_round",
             f"must hold trick_number * num_players + len(trick) = {tn * P + len(trick_cards)} "
             f"cards, got {len(played)}",
         )
     if played[len(played) - len(trick_cards) :] != trick_cards:
-        raise _bad("played_this_round", "must end with the cards of 'trick'")
+        raise bad("played_this_round", "must end with the cards of 'trick'")
     state.history[0, : len(played)] = played
     state.num_played[0] = len(played)
     state.played[0] = played_from_history(state.history[:1], state.num_played[:1])[0]
@@ -562,16 +476,16 @@ def _read_hands(
     sc: dict[str, Any], state: State, P: int, tn: int, leader: int, in_trick: int
 ) -> None:
     """`hands` into `state` (R3.1): 8 cards less those played, no card beyond its copies."""
-    hands_in = _list_at(_need(sc, "hands"), "hands", P)
+    hands_in = list_at(need(sc, "hands"), "hands", P)
     played_in_trick = {(leader + j) % P for j in range(in_trick)}
     hands = []
     for p, h in enumerate(hands_in):
         path = f"hands[{p}]"
-        cards = _cards(_list_at(h, path), path)
+        cards = _cards(list_at(h, path), path)
         size = HAND_SIZE - tn - (1 if p in played_in_trick else 0)
         if len(cards) != size:
             when = "after" if p in played_in_trick else "before"
-            raise _bad(
+            raise bad(
                 path,
                 f"must hold {size} cards at trick {tn} ({when} playing to the current "
                 f"trick), got {len(cards)}",
@@ -584,11 +498,11 @@ def _read_hands(
 
 
 def _read_tricks_won(sc: dict[str, Any], state: State, P: int, tn: int) -> None:
-    won = _list_at(_need(sc, "tricks_won"), "tricks_won", P)
+    won = list_at(need(sc, "tricks_won"), "tricks_won", P)
     for p, x in enumerate(won):
-        _int_at(x, f"tricks_won[{p}]", 0, TRICKS_PER_ROUND)
+        int_at(x, f"tricks_won[{p}]", 0, TRICKS_PER_ROUND)
     if sum(int(x) for x in won) != tn:
-        raise _bad("tricks_won", f"must sum to trick_number {tn}, got {_show(won)}")
+        raise bad("tricks_won", f"must sum to trick_number {tn}, got {show(won)}")
     state.tricks_won[0] = won
 
 
@@ -597,23 +511,23 @@ def _read_announced(
 ) -> list[bool | None]:
     """`announced` into `state` (R3.2); returns it."""
     P = cfg.num_players
-    announced = _list_at(_need(sc, "announced"), "announced", P)
+    announced = list_at(need(sc, "announced"), "announced", P)
     for p, a in enumerate(announced):
         if a is not None and not isinstance(a, (bool, np.bool_)):
-            raise _bad(f"announced[{p}]", f"must be true, false or null, got {_show(a)}")
+            raise bad(f"announced[{p}]", f"must be true, false or null, got {show(a)}")
     if not cfg.nil_announcement and any(a is not None for a in announced):
-        raise _bad("announced", "must be all null when the variant is off")
+        raise bad("announced", "must be all null when the variant is off")
     if cfg.nil_announcement:
         if phase == Phase.ANNOUNCE:
             decided = {(sp + k) % P for k in range((to_act - sp) % P)}
             if any((a is not None) != (p in decided) for p, a in enumerate(announced)):
-                raise _bad(
+                raise bad(
                     "announced",
                     "in phase announce exactly the players from the starting player up to "
                     "the one to act have decided",
                 )
         elif any(a is None for a in announced):
-            raise _bad("announced", "every player has decided after the announce phase")
+            raise bad("announced", "every player has decided after the announce phase")
     out = [None if a is None else bool(a) for a in announced]
     state.announced[0] = [-1 if a is None else int(a) for a in out]
     return out
@@ -623,23 +537,23 @@ def _read_voids(sc: dict[str, Any], state: State, P: int) -> None:
     """`voids` into `state`: suits a player showed it lacks, so holds none of (R4.3)."""
     if "voids" not in sc:
         return
-    voids = _list_at(sc["voids"], "voids", P)
+    voids = list_at(sc["voids"], "voids", P)
     for p, vs in enumerate(voids):
         path = f"voids[{p}]"
         word = 0
-        for j, v in enumerate(_list_at(vs, path)):
+        for j, v in enumerate(list_at(vs, path)):
             if not isinstance(v, str) or v not in SUIT_NAMES:
-                raise _bad(f"{path}[{j}]", f"must be a suit name {SUIT_NAMES}, got {_show(v)}")
+                raise bad(f"{path}[{j}]", f"must be a suit name {SUIT_NAMES}, got {show(v)}")
             bit = 1 << SUIT_NAMES.index(v)
             if word & bit:
-                raise _bad(f"{path}[{j}]", f"lists {v} twice")
+                raise bad(f"{path}[{j}]", f"lists {v} twice")
             word |= bit
         if word and state.num_played[0] == 0:
-            raise _bad(path, "must be empty: nobody has played a card this round")
+            raise bad(path, "must be empty: nobody has played a card this round")
         held = int(state.hands[0, p]) & ((1 << NUM_TIKI) - 1)
         for s in range(4):
             if word >> s & 1 and held & int(SUIT_BITS[s]):
-                raise _bad(
+                raise bad(
                     path,
                     f"says player {p} lacks {SUIT_NAMES[s]}, but the hand holds a "
                     f"{SUIT_NAMES[s]} card (R4.3)",
@@ -662,23 +576,23 @@ def _read_pending(
     pending = sc.get("pending")
     if phase != Phase.DOLPHIN:
         if pending is not None:
-            raise _bad("pending", "is only allowed in phase dolphin")
+            raise bad("pending", "is only allowed in phase dolphin")
         return
     if not isinstance(pending, str) or pending not in ("trick", "payout"):
-        raise _bad("pending", f"must be 'trick' or 'payout' in phase dolphin, got {_show(pending)}")
+        raise bad("pending", f"must be 'trick' or 'payout' in phase dolphin, got {show(pending)}")
     if trick_cards:
-        raise _bad("trick", "must be empty in phase dolphin")
+        raise bad("trick", "must be empty in phase dolphin")
     if pending == "trick":
         # The trick's winner moved: the new leader.
         if tn == 0 or to_act != leader:
-            raise _bad("pending", "'trick': the winner of a trick (the leader) decides")
+            raise bad("pending", "'trick': the winner of a trick (the leader) decides")
         if announced[to_act] and not cfg.announced_boat_moves:
-            raise _bad("pending", "'trick': the winner announced and does not move (R7.4)")
+            raise bad("pending", "'trick': the winner announced and does not move (R7.4)")
         state.pending[0] = Pending.TRICK
     else:
         won = int(state.tricks_won[0, to_act])
         if not (cfg.nil_announcement and tn == TRICKS_PER_ROUND and announced[to_act] and not won):
-            raise _bad(
+            raise bad(
                 "pending",
                 "'payout': after the 8th trick, a player who announced and won no trick "
                 "decides (R7.3)",
@@ -701,18 +615,18 @@ def _read_end(
     winner = sc.get("winner")
     last = min(progress)
     if phase != Phase.GAME_OVER and winner is not None:
-        raise _bad("winner", "must be null while the game is not over")
+        raise bad("winner", "must be null while the game is not over")
     if winner is None:
         ahead = [p for p, g in enumerate(progress) if g - last > F]
         if ahead:
-            raise _bad(
+            raise bad(
                 "boats",
                 f"boat {ahead[0]} is more than a lap ({F} fields) ahead of the last boat, but "
                 "the game goes on (R9.2)",
             )
         if phase == Phase.GAME_OVER:
             if int(state.round[0]) != cfg.max_rounds or tn != TRICKS_PER_ROUND:
-                raise _bad(
+                raise bad(
                     "winner",
                     f"is null in phase game_over, which means truncated, but a game is "
                     f"truncated only after the 8th trick of round max_rounds = "
@@ -720,10 +634,10 @@ def _read_end(
                 )
             state.truncated[0] = True
         return
-    w = _int_at(winner, "winner", 0, cfg.num_players - 1)
+    w = int_at(winner, "winner", 0, cfg.num_players - 1)
     others = [g for p, g in enumerate(progress) if p != w]
     if progress[w] - min(others) <= F:
-        raise _bad(
+        raise bad(
             "winner",
             f"player {w} did not lap the last boat: progress {progress[w]} against "
             f"{min(others)}, not more than a lap of {F} fields ahead (R9.2)",
@@ -731,13 +645,13 @@ def _read_end(
     # The winning move started less than a lap ahead and sailed at most a lap; the
     # other boats did not move.
     if progress[w] - min(others) >= 2 * F:
-        raise _bad(
+        raise bad(
             "winner",
             f"player {w} is two laps ({2 * F} fields) or more ahead of the last boat: one "
             "move laps it, then the game ends (R9.2)",
         )
     if max(others) - min(others) > F:
-        raise _bad(
+        raise bad(
             "boats",
             f"a boat besides the winner {w} is more than a lap ({F} fields) ahead of the "
             "last boat (R9.2)",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import Setup
-from ..kernels import argsort_small, call, kernel, run_state
+from ..engine import Setup, compiled_reset
+from ..kernels import argsort_small, call, kernel
 from ..rng import draw_one, round_base
 from .config import Config
 from .constants import (
@@ -24,22 +24,16 @@ from .state import State
 _SLOT_ORDER = 32  # where `reset_game` keeps the slot order in its work array, past the cards'
 
 
-def _reset(state: State, idx: np.ndarray, keys: np.ndarray, threads: int) -> None:
-    run_state(_reset_range, len(idx), threads, state, idx, keys)
-
-
-_SETUP = Setup(State, Config, _reset, where="kanaloa_env.core")
-init = _SETUP.init
-init_from_keys = _SETUP.init_from_keys
-reset_games = _SETUP.reset_games
-
-
 @kernel
 def _reset_range(c, s, idx, keys, lo, hi):  # type: ignore[no-untyped-def]
     words = np.empty(DECK_SIZE, dtype=np.uint64)
     order = np.empty(DECK_SIZE, dtype=np.int64)
     for i in range(lo, hi):
         reset_game(c, s, idx[i], keys[i], words, order)
+
+
+_SETUP = Setup(State, Config, compiled_reset(_reset_range))
+init, init_from_keys, reset_games = _SETUP.init, _SETUP.init_from_keys, _SETUP.reset_games
 
 
 @kernel

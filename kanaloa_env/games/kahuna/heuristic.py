@@ -52,10 +52,11 @@ class HeuristicBot:
     (`public_view`: its own hand, the opponent's hand only as far as `known` shows,
     K6.7, the pile's size but not its order, K12) and never steps the view: the
     effect of an action is worked out on copies of the bridge and stone bit sets.
-    Its figures are those of the numpy bot it replaced, to the last bit, so every
-    decision is the same: the chances are float32 as they were there, sums over the
+    Its arithmetic is numpy's to the last bit: the chances are float32, sums over the
     islands run in numpy's pairwise order, and the binomial powers are numpy's own
-    (`_POWERS`, a table of every power the estimate can ask for).
+    (`_POWERS`, a table of every power the estimate can ask for), so that its
+    decisions are those of the estimate written in numpy, with which its defaults
+    were tuned.
 
     **How it judges a position.** A value in stones (`_value`), from the deciding
     player's side, of both players' bridges and stones and its own hand:
@@ -110,8 +111,8 @@ class HeuristicBot:
     delay a scoring while behind on stones lost (45.3% [43.1%, 47.4%] of 2000 games
     against the bot without it), and a card drawn can still be handed back later.
 
-    The defaults were tuned in self-play tournaments against earlier versions (seat
-    balanced, 2000 to 4000 games each); `rng` is not used: the bot is deterministic.
+    The defaults were tuned in seat-balanced self-play tournaments between variants
+    of the bot (2000 to 4000 games each); `rng` is not used: the bot is deterministic.
 
     Attributes:
         card_cost: what a card kept in hand is worth, in stones (charged per card spent).
@@ -242,11 +243,11 @@ class HeuristicBot:
 # ---- the compiled decision ----------------------------------------------------------
 #
 # One game at a time (`_decide`), with small work arrays allocated once per call. The
-# figures reproduce the numpy bot's, operation by operation: float64 for values, float32
-# for the chances (numpy computed them in float32: float32 arrays with Python floats
-# stay float32), sums over the 12 islands in numpy's pairwise order (`_sum12`), and
-# numpy's float32 powers (`_POWERS`), so that every comparison, and so every decision,
-# comes out the same.
+# figures are numpy's, operation by operation: float64 for values, float32 for the
+# chances (numpy computes them in float32: float32 arrays with Python floats stay
+# float32), sums over the 12 islands in numpy's pairwise order (`_sum12`), and numpy's
+# float32 powers (`_POWERS`), so that every comparison, and so every decision, is the
+# one the estimate written in numpy makes.
 
 # The parameters as the kernels take them (`params`), by index.
 _PARAMS = (
@@ -315,8 +316,8 @@ _INF = np.inf
 def _power_table() -> np.ndarray:
     """(25, 25, 6) float32: `_POWERS[a, n, h]` is numpy's float32 `(1 - p) ** h` for
     the chance p = a / max(n, 1) of `_at_least` (a of the n unseen cards useful, h
-    hidden cards), computed as the numpy bot computed it: a (rows, 12) float32 array
-    to the power of a (rows, 1) one. (numpy's vectorised power differs from C's `powf`,
+    hidden cards), computed as numpy computes it for the estimate: a (rows, 12)
+    float32 array to the power of a (rows, 1) one. (numpy's vectorised power differs from C's `powf`,
     hence from the compiled `**`, in the last bit for about one input in seven.)"""
     a = np.arange(NUM_CARDS + 1, dtype=np.float32)[:, None]
     n = np.arange(NUM_CARDS + 1, dtype=np.float32)[None, :]

@@ -34,7 +34,6 @@ from functools import cache
 import numpy as np
 from PIL import Image
 
-from ..._deprecation import renamed_keyword
 from ...core.kahuna import cards
 from ...core.kahuna.constants import (
     ACTION_CARD,
@@ -413,7 +412,6 @@ def _between_rims(n: int) -> tuple[tuple[float, float], ...]:
     return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
-@renamed_keyword("game", "i")
 def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
     """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
     to act (`kanaloa_env.games.protocol.Region`): a line for each bridge that may be
@@ -444,7 +442,6 @@ def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Re
     return regions
 
 
-@renamed_keyword("game", "i")
 def render_image(
     state: State, i: int = 0, seat: int | None = None, supersample: int = 2
 ) -> Image.Image:
@@ -472,7 +469,6 @@ def render_image(
     return c.result()
 
 
-@renamed_keyword("game", "i")
 def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     """The board of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 

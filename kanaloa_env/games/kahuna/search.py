@@ -29,7 +29,6 @@ from ..search import HeuristicRollouts, SearchRules
 from .heuristic import HeuristicBot
 
 __all__ = [
-    "KAHUNA_SEARCH_DEFAULTS",
     "SEARCH_DEFAULTS",
     "VALUE_WEIGHTS",
     "KahunaSearch",
@@ -45,7 +44,6 @@ SEARCH_DEFAULTS: dict[str, Any] = {
     "horizon": "round",
 }
 """The `SearchBot` fields of Kahuna's "search" bot (`make_bot("search", game="kahuna")`)."""
-KAHUNA_SEARCH_DEFAULTS = SEARCH_DEFAULTS  # its name before `Game.search_defaults`
 
 
 def value_features(state: State, seats: np.ndarray) -> np.ndarray:
@@ -104,8 +102,9 @@ def _features_of(state: State, seats: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def _chance(logits: np.ndarray) -> np.ndarray:
-    """The logistic function of `logits` (B,), computed with numpy as it always was
-    (numpy's vectorised `exp` may differ from C's in the last bit)."""
+    """The logistic function of `logits` (B,), computed with numpy, not in the kernel:
+    numpy's vectorised `exp` may differ from C's in the last bit, and the search's
+    decisions are defined by numpy's."""
     return np.asarray(1.0 / (1.0 + np.exp(-logits)))
 
 
@@ -178,7 +177,8 @@ def _mix(h, value):  # type: ignore[no-untyped-def]
 @kernel
 def _decision_keys(s, seats, base, out):  # type: ignore[no-untyped-def]
     """`decision_keys` into `out`: per game, `mix64` of the key so far xor each of what
-    the seat knows in turn, in the order the numpy version hashed its columns."""
+    the seat knows in turn, in one fixed order (the keys, and so the deals sampled
+    from them, depend on it)."""
     for g in range(len(seats)):
         me = seats[g]
         q = 1 - me

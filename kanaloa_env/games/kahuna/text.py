@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._deprecation import renamed_keyword
 from ...core.kahuna import cards
 from ...core.kahuna.constants import (
     BRIDGES_PER_PLAYER,
@@ -59,7 +58,6 @@ PLAYER_FG = ("\x1b[91m", "\x1b[93m")
 _ORDINAL = ("1st", "2nd", "3rd")
 
 
-@renamed_keyword("game", "i")
 def render_text(
     state: State, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:

@@ -149,7 +149,7 @@ class HeuristicBot:
                 no legal action.
         """
         view, seats, masks = check_view_call(
-            "HeuristicBot", view, seats, masks, State, "kanaloa_env.core.State", NUM_ACTIONS
+            "HeuristicBot", view, seats, masks, State, "kanaloa_env.core.kanaloa.State", NUM_ACTIONS
         )
         seats = seats.astype(np.intp)
         b = len(masks)
@@ -549,7 +549,7 @@ def _announce(s, g, seat, params, mine):  # type: ignore[no-untyped-def]
 def _strength(mine, suit):  # type: ignore[no-untyped-def]
     """Trump strength of the hand in `suit`: each card counts 1 plus up to 1 for its
     value. (Summed in numpy's pairwise order for 12 terms: 8 partial sums paired,
-    then the rest, so that the comparisons give what the numpy bot gave.)"""
+    then the rest, so that the comparisons give what numpy's sum gives.)"""
     pairs = (_worth(mine, suit, 0) + _worth(mine, suit, 1)) + (
         _worth(mine, suit, 2) + _worth(mine, suit, 3)
     )

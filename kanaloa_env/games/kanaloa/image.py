@@ -11,7 +11,7 @@ Drawn with Pillow and its built-in font, so it works on a fresh machine; nothing
 read from disk. The state is not modified.
 
 ```python
-from kanaloa_env.core import Config, init
+from kanaloa_env.core.kanaloa import Config, init
 from kanaloa_env.games.kanaloa.image import render_rgb, render_image
 img = render_rgb(init(Config(), 1, seed=0))      # (840, 1200, 3) uint8
 render_image(state).save("table.png")            # the same as a PIL image
@@ -26,7 +26,6 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from ..._deprecation import renamed_keyword
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_RANK,
@@ -534,7 +533,9 @@ def _game_and_seat(state: State, i: int, seat: int | None) -> tuple[int, int | N
     """Game `i`'s index and the seat whose hand is shown (default the player to act;
     None once the game is over), checked."""
     if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+        raise TypeError(
+            f"state must be a kanaloa_env.core.kanaloa.State, got {type(state).__name__}"
+        )
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
         raise TypeError(f"game index i must be an int, got {type(i).__name__}")
     if not 0 <= i < state.batch_size:
@@ -562,7 +563,6 @@ def _removable(state: State, g: int) -> list[tuple[int, int]]:
     return out
 
 
-@renamed_keyword("game", "i")
 def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Region]:
     """The parts of `render_rgb(state, i, seat)` that play a legal action of the player
     to act (`kanaloa_env.games.protocol.Region`): the hand's playable cards (the card
@@ -591,7 +591,6 @@ def action_regions(state: State, i: int = 0, seat: int | None = None) -> list[Re
     return regions
 
 
-@renamed_keyword("game", "i")
 def render_image(
     state: State, i: int = 0, seat: int | None = None, supersample: int = 2
 ) -> Image.Image:
@@ -621,7 +620,6 @@ def render_image(
     return img
 
 
-@renamed_keyword("game", "i")
 def render_rgb(state: State, i: int = 0, seat: int | None = None) -> np.ndarray:
     """The table of game `i` as an (H, W, 3) uint8 array (`HEIGHT` x `WIDTH`).
 

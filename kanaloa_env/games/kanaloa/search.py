@@ -119,7 +119,7 @@ class KanaloaSearch(HeuristicRollouts):
 
     rules: ClassVar[SearchRules] = SearchRules(
         State,
-        "kanaloa_env.core.State",
+        "kanaloa_env.core.kanaloa.State",
         NUM_ACTIONS,
         info_keys=decision_keys,
         determinize=determinize_from_keys,

@@ -1,7 +1,7 @@
 """A readable text table of one game: the AEC env's "ansi"/"human" view and the play CLI's.
 
 ```python
-from kanaloa_env.core import Config, init
+from kanaloa_env.core.kanaloa import Config, init
 from kanaloa_env.render import render_text              # any game's state
 print(render_text(init(Config(), 1, seed=0)))            # ANSI colours
 print(render_text(state, i=3, color=False, seat=2))      # game 3, plain, player 2's hand
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._deprecation import renamed_keyword
 from ...core.kanaloa.constants import (
     ANNOUNCE,
     CARD_NAMES,
@@ -54,7 +53,6 @@ _TURN = {
 }
 
 
-@renamed_keyword("game", "i")
 def render_text(
     state: State, i: int = 0, color: bool = True, seat: int | None = None, legal: bool = True
 ) -> str:
@@ -77,7 +75,9 @@ def render_text(
         ValueError: `i` or `seat` out of range.
     """
     if not isinstance(state, State):
-        raise TypeError(f"state must be a kanaloa_env.core.State, got {type(state).__name__}")
+        raise TypeError(
+            f"state must be a kanaloa_env.core.kanaloa.State, got {type(state).__name__}"
+        )
     B, P = state.batch_size, state.num_players
     for name, value, hi in (("game index i", i, B), ("seat", seat, P)):
         if value is None and name == "seat":
