@@ -58,7 +58,8 @@ def bounds(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(size,) float32 low and high of an observation whose entries lie in [0, 1] except
     the rows named in `ranges`, each with its (low, high): numbers, or arrays of the
-    row's length. Read-only arrays."""
+    row's length; `offsets` maps a row's name to its (start, end) in the vector.
+    Read-only arrays."""
     low = np.zeros(size, dtype=np.float32)
     high = np.ones(size, dtype=np.float32)
     for name, (lo, hi) in ranges.items():

@@ -49,7 +49,7 @@ _PREDICATES = {"must", "is", "has", "holds", "lists", "nests", "makes", "says"}
 
 
 def show(value: object) -> str:
-    """A short repr for an error message, safe on huge and deeply nested values."""
+    """A short repr of `value` for an error message, safe on huge and deeply nested values."""
     if is_int(value) and abs(int(value)) > 10**18:  # (ints past 4300 digits refuse repr)
         return f"an int of {int(value).bit_length()} bits"
     try:
@@ -59,14 +59,16 @@ def show(value: object) -> str:
 
 
 def bad(path: str, what: str) -> ValueError:
-    """The error naming the key at `path`: `scenario key 'boats[1].field' must be ...`,
-    or with a colon before a statement (`scenario key 'boats': players 0 and 1 ...`)."""
+    """The error naming the key at `path` and saying `what` is wrong with it: `scenario
+    key 'boats[1].field' must be ...`, or with a colon before a statement (`scenario key
+    'boats': players 0 and 1 ...`)."""
     sep = " " if what.split(" ", 1)[0] in _PREDICATES else ": "
     return ValueError(f"scenario key '{path}'{sep}{what}")
 
 
 def is_int(value: object) -> TypeGuard[int | np.integer]:
-    """A Python or numpy integer, not a bool (JSON's true is no number of players)."""
+    """Whether `value` is a Python or numpy integer, not a bool (JSON's true is no number
+    of players)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
@@ -114,8 +116,8 @@ def dict_at(value: object, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
 
 
 def check_nesting(sc: dict[str, Any]) -> None:
-    """Bound the nesting depth (`MAX_NESTING`) and the size (`MAX_VALUES`) of the input,
-    without recursion; the error names the top-level key at fault."""
+    """Bound the nesting depth (`MAX_NESTING`) and the size (`MAX_VALUES`) of the
+    scenario `sc`, without recursion; the error names the top-level key at fault."""
     stack: list[tuple[str, object, int]] = [(k, v, 1) for k, v in sc.items()]
     seen = 0
     while stack:

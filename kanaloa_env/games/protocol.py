@@ -97,6 +97,8 @@ class ConfigFlag:
 
     @property
     def dest(self) -> str:
+        """The attribute argparse gives the flag's value: its name without the dashes,
+        "-" read as "_"."""
         return self.flag.lstrip("-").replace("-", "_")
 
 
@@ -544,8 +546,8 @@ class Game(Generic[S, C]):
     def determinize(self, view: S, seats: np.ndarray, n: int, rng: np.random.Generator) -> S:
         """Belief sampling: for each of the b games of `view` (a state or its public view
         for `seats`), `n` full states that agree with everything `seats[i]` knows, the
-        hidden information drawn uniformly among the consistent ones and future chance
-        fresh; (b * n) games, game-major."""
+        hidden information drawn uniformly among the consistent ones (from `rng`) and
+        future chance fresh; (b * n) games, game-major."""
         fn = self._engine_function("determinize", f"{self.name} has no belief sampling")
         return fn(view, seats, n, rng)  # type: ignore[no-any-return]
 

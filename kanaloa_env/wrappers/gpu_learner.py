@@ -161,7 +161,7 @@ def collect(acc, ret, out, n):  # type: ignore[no-untyped-def]
     game brought before the learner's first decision stays for the next step).
 
     Device arrays over the `n` games: `acc` (n,) float32 the learner's reward since its
-    last decision (moved to the report, then zeroed), `ret` (n,) float32 the episode's
+    last decision (copied into the report, then zeroed), `ret` (n,) float32 the episode's
     return (adds it), `out` the (n, len(COLUMNS)) float32 report of the step.
     """
     g = cuda.grid(1)
