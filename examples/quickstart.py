@@ -6,7 +6,7 @@ python examples/quickstart.py
 
 This file is the source of the notebook: edit it, then run
 `python examples/sync_notebook.py --execute` to regenerate `quickstart.ipynb` and store
-its outputs (`tests/test_notebook.py` checks that both agree and that both run).
+its outputs (`tests/examples/test_notebook.py` checks that both agree and that both run).
 Cells start with `# %%`; markdown cells with `# %% [markdown]`. It writes nothing
 outside a temporary folder.
 """

@@ -1,5 +1,5 @@
 """The PettingZoo AEC env with Kanaloa: PettingZoo's conformance tests at the tables the
-conformance suite (`tests/conformance/`, every game at its default table) does not play,
+conformance suite (`tests/games/conformance/`, every game at its default table) does not play,
 AEC == core with Kanaloa's rules, scenarios, bad input.
 
 The AEC env is the core at batch size 1, so most tests play it side by side with a

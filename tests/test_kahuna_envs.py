@@ -4,7 +4,7 @@ the arena, ranks and summary, and its config builder.
 
 What every game must pass (PettingZoo's api, seed and render tests, the Gymnasium and
 SB3 checkers, the vector envs, bounds, belief sampling, scenarios, invariants, bots,
-records) is the conformance suite's, `tests/conformance/`."""
+records) is the conformance suite's, `tests/games/conformance/`."""
 
 from __future__ import annotations
 

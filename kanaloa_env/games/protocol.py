@@ -195,7 +195,7 @@ class Game(Generic[S, C]):
     - `OPTIONAL_METHODS`: the rest, each with what needs it. A game without one
       raises NotImplementedError (or ModuleNotFoundError for a view module) where it
       is called, and `provides(name)` is False; the conformance suite
-      (`tests/conformance/`) skips what a game does not provide.
+      (`tests/games/conformance/`) skips what a game does not provide.
 
     A class that sets `engine` and not `num_actions`, `obs_dim`, `config_class` or
     `state_class` gets them from the engine module's `NUM_ACTIONS`, `OBS_DIM`, `Config`

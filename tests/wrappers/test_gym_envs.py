@@ -1,5 +1,5 @@
 """The Gymnasium single-agent env with Kanaloa (Gymnasium's checker at the table sizes the
-conformance suite, `tests/conformance/`, does not play; illegal actions, seeding) and
+conformance suite, `tests/games/conformance/`, does not play; illegal actions, seeding) and
 make_vec."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ by a CUDA kernel, one thread a game, on the device state itself.
 
 The decision reads only what the player to act may know (`public`, K6.7, K12: the
 opponent's hand through `known` and its size), from the full state as from its public
-view (tested on the CPU in tests/kahuna/test_kahuna_heuristic.py), so no view is built
+view (tested on the CPU in tests/games/kahuna/test_kahuna_heuristic.py), so no view is built
 on the device. Its work arrays are the thread's local memory where the CPU bot allocates
 them once per batch. Imported on first use (`Game.gpu_bot`), never by `import
 kanaloa_env`: it imports numba.cuda.

@@ -4,7 +4,7 @@ run by a CUDA kernel, one thread a game, on the device state itself.
 
 The decision reads the player's own hand and public facts only, so the full state and
 its public view give the same actions (tested on the CPU in
-tests/test_bots.py), and no view is built on the device. Its work arrays are
+tests/bots/test_bots.py), and no view is built on the device. Its work arrays are
 the thread's local memory (the per-player ones sized for 5 players and cut to the
 table's) where the CPU bot allocates them once per batch. Imported on first use
 (`Game.gpu_bot`), never by `import kanaloa_env`: it imports numba.cuda.
