@@ -56,11 +56,13 @@ class ChanceModel:
 
     def utility_bounds(self, config: Any) -> tuple[float, float]:
         """The least and greatest return of a player (OpenSpiel's `min_utility` and
-        `max_utility`); the returns of a game sum to 0."""
+        `max_utility`) in a game of `config` (the engine's `Config`); the returns of a
+        game sum to 0."""
         return -1.0, 1.0
 
     def begin(self, config: Any) -> list[Any]:
-        """The `pending` record of a new game: the set-up's first chance node."""
+        """The `pending` record of a new game of `config` (the engine's `Config`): the
+        set-up's first chance node."""
         raise NotImplementedError
 
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
@@ -90,16 +92,17 @@ class ChanceModel:
         self.after_step(st)
 
     def after_step(self, st: OpenSpielState) -> None:
-        """Called after every engine step: start the chance event the step began (a new
-        round's deal), hiding what the engine's key chose for it."""
+        """Called after every engine step of `st` (the OpenSpiel state): start the
+        chance event the step began (a new round's deal), hiding what the engine's key
+        chose for it."""
 
     def max_chance_nodes(self, config: Any, max_decisions: int) -> int:
-        """A bound on the chance nodes of one game (OpenSpiel's
+        """A bound on the chance nodes of one game of `config` (OpenSpiel's
         `MaxChanceNodesInHistory`); `max_decisions` is the game's decision bound."""
         return max_decisions
 
     def max_decisions(self, config: Any) -> int:
-        """A bound on the decisions (player moves) of one game: OpenSpiel's
+        """A bound on the decisions (player moves) of one game of `config`: OpenSpiel's
         `max_game_length`."""
         raise NotImplementedError
 
@@ -171,6 +174,9 @@ class KanaloaChance(ChanceModel):
     (every other set-up array does not depend on the key); a deal is written into
     `hands` and the legal mask refreshed by the engine's own `refresh_game`. While a
     round's deal is under way, the new round's hands are empty in the engine state.
+
+    Args:
+        game: the engine's `Game` (`kanaloa_env.games.get_game("kanaloa")`).
     """
 
     max_chance_outcomes = max(nc.NUM_CARD_TYPES, 2 * nc.MAX_OCEAN_CARDS, nc.MAX_PLAYERS)
@@ -181,6 +187,7 @@ class KanaloaChance(ChanceModel):
         self.game = game
 
     def begin(self, config: Any) -> list[Any]:
+        """`["route", []]` for any `config`: a game starts by laying out the route."""
         return ["route", []]
 
     def _route_counts(self, config: Any, placed: Sequence[int]) -> list[tuple[int, float]]:
@@ -202,6 +209,8 @@ class KanaloaChance(ChanceModel):
         return out
 
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
+        """(action, probability) of the outcomes of `st`'s chance node: route slot
+        codes, the starting player, or the card kinds left to deal (see the class)."""
         stage = st.pending[0]
         if stage == "route":
             return self._route_counts(st.config, st.pending[1])
@@ -211,6 +220,8 @@ class KanaloaChance(ChanceModel):
         return _draw_counts(st.pending[-2])  # the deal: the copies left of each kind
 
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
+        """Record `outcome` of `st`'s chance node; the last card of a deal writes the
+        hands into `st.engine` (the set-up's deal builds it first) and ends the event."""
         pending, cfg = st.pending, st.config
         stage = pending[0]
         if stage == "route":
@@ -256,12 +267,15 @@ class KanaloaChance(ChanceModel):
         call(kanaloa_refresh, st.config.rules, s.kernel_arrays(), 0)
 
     def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
+        """Whether `outcome` is an outcome of `st`'s chance node (during a deal: a card
+        kind with copies left, without listing the outcomes)."""
         if st.pending[0] in ("setup_deal", "deal"):
             counts = st.pending[-2]
             return isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0
         return super().is_possible(st, outcome)
 
     def outcome_name(self, st: OpenSpielState, outcome: int) -> str:
+        """`outcome` of `st`'s chance node in words ("deal red-7 to player_2")."""
         stage = st.pending[0]
         if stage == "route":
             card, flip = divmod(outcome, 2)
@@ -272,6 +286,8 @@ class KanaloaChance(ChanceModel):
         return f"deal {kanaloa_card_name(outcome)} to player_{p}"
 
     def after_step(self, st: OpenSpielState) -> None:
+        """When the engine step of `st` began a new round, empty the hands the engine
+        dealt from its key and start that round's deal as chance nodes."""
         s = st.engine
         if int(s.round[0]) != st.round and not bool(s.done[0]):
             s.hands[0, :] = 0  # the engine's own deal of the new round is not the game's
@@ -280,12 +296,15 @@ class KanaloaChance(ChanceModel):
         st.round = int(s.round[0])
 
     def max_decisions(self, config: Any) -> int:
+        """A bound on one game's decisions, from `config`'s players and rounds."""
         # A round: P announcements, 8P cards, 2 octopus and 1 round-end removals, a
         # dolphin decision per trick and per payout (R3.2, R4.4, R6.3, R7).
         P = config.num_players
         return config.max_rounds * (P + 8 * P + 3 + 8 + P)
 
     def max_chance_nodes(self, config: Any, max_decisions: int) -> int:
+        """The route's slots, the starting player and every round's deal of `config`
+        (`max_decisions` is not needed)."""
         return config.route_cards + 1 + config.max_rounds * nc.HAND_SIZE * config.num_players
 
 
@@ -330,6 +349,9 @@ class KahunaChance(ChanceModel):
     DRAW or TAKE, before the card moves (the decision is in the history; its chance node
     comes next); during a reshuffle's row, the row's slots are empty and the pile shows
     the reshuffled cards but those three.
+
+    Args:
+        game: the engine's `Game` (`kanaloa_env.games.get_game("kahuna")`).
     """
 
     max_chance_outcomes = kc.NUM_ISLANDS
@@ -344,9 +366,12 @@ class KahunaChance(ChanceModel):
         self.game = game
 
     def begin(self, config: Any) -> list[Any]:
+        """`["setup", []]` for any `config`: a game starts by dealing the set-up."""
         return ["setup", []]
 
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
+        """(island, probability) of the outcomes of `st`'s chance node (the coin's
+        player, 0 or 1, for the starting player); see the class."""
         stage = st.pending[0]
         if stage == "setup":
             counts = [kc.CARDS_PER_ISLAND] * kc.NUM_ISLANDS
@@ -362,6 +387,8 @@ class KahunaChance(ChanceModel):
         return _draw_counts(counts)
 
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
+        """Record `outcome` of `st`'s chance node: the set-up's cards, the coin, the card
+        off the pile (then the engine steps the pending DRAW or TAKE) or a row slot."""
         stage = st.pending[0]
         if stage == "setup":
             dealt = st.pending[1]
@@ -422,6 +449,9 @@ class KahunaChance(ChanceModel):
         st.round = 0
 
     def apply_action(self, st: OpenSpielState, action: int) -> None:
+        """Apply `action` of the player to act in `st`: a DRAW or TAKE with cards in the
+        pile starts the chance node of the card that comes off it; any other action
+        steps the engine."""
         s = st.engine
         if int(s.pile_size[0]) > 0 and (
             action == kc.DRAW or kc.TAKE_BASE <= action < kc.TAKE_BASE + kc.ROW_SLOTS
@@ -432,6 +462,8 @@ class KahunaChance(ChanceModel):
         self.after_step(st)
 
     def after_step(self, st: OpenSpielState) -> None:
+        """When the engine step of `st` scored and reshuffled (K7.3), set the engine's
+        new row aside and start the row's chance nodes."""
         s = st.engine
         scorings = int(s.num_scorings[0])
         if scorings != st.round and not bool(s.done[0]):
@@ -445,6 +477,7 @@ class KahunaChance(ChanceModel):
         st.round = scorings
 
     def outcome_name(self, st: OpenSpielState, outcome: int) -> str:
+        """`outcome` of `st`'s chance node in words ("draw ALOA from the pile")."""
         stage = st.pending[0]
         island = kc.ISLAND_NAMES[outcome]
         if stage == "setup":
@@ -461,10 +494,13 @@ class KahunaChance(ChanceModel):
         return f"reshuffled row slot {st.pending[1]}: {island}"
 
     def max_decisions(self, config: Any) -> int:
+        """A bound on one game's decisions, from `config`'s turn limit."""
         # A turn: at most 5 cards spent or discarded (a hand holds at most 5, K2.3), the
         # end of play, at most 5 hand-backs and the draw (K3.2, K6.4); 2 final turns.
         return (config.max_turns + kc.FINAL_TURNS) * (kc.HAND_LIMIT * 2 + 2)
 
     def max_chance_nodes(self, config: Any, max_decisions: int) -> int:
+        """The set-up's deal and coin, a card off the pile per turn and the reshuffled
+        rows, for `config`'s turn limit (`max_decisions` is not needed)."""
         setup = 2 * kc.START_HAND + kc.ROW_SLOTS + 1
         return setup + config.max_turns + kc.NUM_SCORINGS * kc.ROW_SLOTS

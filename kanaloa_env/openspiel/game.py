@@ -32,7 +32,11 @@ _DENOMINATOR = 1000
 
 
 def short_name(game: str | Game[Any, Any]) -> str:
-    """The OpenSpiel name of one of our games: "python_" + its name."""
+    """The OpenSpiel name of one of our games: "python_" + its name.
+
+    Args:
+        game: a game name of `kanaloa_env.games.GAMES` or its `Game`.
+    """
     return PREFIX + get_game(game).name
 
 
@@ -120,10 +124,13 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def config(self) -> Any:
+        """The engine's `Config` of this game (shared by every clone)."""
         return self._config.value
 
     @property
     def engine(self) -> Any:
+        """The engine's state, a batch of one (its arrays have a leading axis of 1);
+        None until the set-up's chance nodes are done."""
         return self._engine.state
 
     @engine.setter
@@ -157,6 +164,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self._player
 
     def is_terminal(self) -> bool:
+        """Whether the game is over (terminated or truncated by the engine)."""
         return self._player == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -267,6 +275,20 @@ class OpenSpielObserver:
     (`Game.render_text` for the player, legal actions listed when it acts), and, for the
     information state, a digest of the observation, so that two different observations
     never share an information state string.
+
+    Args:
+        game: the game observed.
+        iig_obs_type: OpenSpiel's `IIGObservationType` (None: the observation); ours is
+            one player's view (`public_info=True`, `private_info=SINGLE_PLAYER`), the
+            information state when `perfect_recall` is set.
+        params: observation parameters; none are supported (None or empty).
+
+    Attributes:
+        tensor: (obs_dim,) float32, the last observation written by `set_from`.
+        dict: {"observation": tensor}, OpenSpiel's named view of `tensor`.
+
+    Raises:
+        ValueError: `params` given, or an observation type other than one player's.
     """
 
     def __init__(self, game: OpenSpielGame, iig_obs_type: Any, params: Mapping[str, Any] | None):
@@ -314,7 +336,15 @@ class OpenSpielObserver:
 
 
 class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
-    """One of our games as a `pyspiel.Game` (subclassed per game by `register`)."""
+    """One of our games as a `pyspiel.Game` (subclassed per game by `register`).
+
+    Args:
+        params: the game's OpenSpiel parameters (`players` and the engine's `Config`
+            fields, `parameter_specification`); None or missing ones take the defaults.
+
+    Raises:
+        ValueError, TypeError: a parameter the engine's `Config` rejects, naming it.
+    """
 
     ours: ClassVar[Game[Any, Any]]
     chance: ClassVar[ChanceModel]
@@ -354,7 +384,13 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> OpenSpielObserver:
-        """The observer OpenSpiel's observation and information-state calls use."""
+        """The observer OpenSpiel's observation and information-state calls use.
+
+        Args:
+            iig_obs_type: OpenSpiel's `IIGObservationType`, None for the observation
+                (see `OpenSpielObserver`).
+            params: observation parameters; none are supported.
+        """
         return OpenSpielObserver(self, iig_obs_type, params)
 
 
