@@ -22,7 +22,9 @@ events are modelled (docs/integrations.md, "OpenSpiel", has the same in prose).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -107,11 +109,20 @@ class ChanceModel:
         raise NotImplementedError
 
 
+@functools.lru_cache(maxsize=1024)
+def _fractions(total: int, top: int) -> tuple[float, ...]:
+    """(c / total for c in 0..top): the probabilities a draw's counts take."""
+    return tuple(c / total for c in range(top + 1))
+
+
 def _draw_counts(counts: Sequence[int]) -> list[tuple[int, float]]:
     """(item, count / total) for every item with a count: a uniform draw of one physical
-    card among those left, told by its kind."""
-    total = sum(counts)
-    return [(k, c / total) for k, c in enumerate(counts) if c]
+    card among those left, told by its kind. (Built by iterators over the counts, not a
+    Python loop: a deal's chance node lists up to 50 kinds, one node per card.)"""
+    p = _fractions(sum(counts), max(counts)).__getitem__
+    return list(
+        zip(compress(range(len(counts)), counts), map(p, filter(None, counts)), strict=True)
+    )
 
 
 # ---- Kanaloa ---------------------------------------------------------------------
@@ -289,11 +300,12 @@ class KanaloaChance(ChanceModel):
         """When the engine step of `st` began a new round, empty the hands the engine
         dealt from its key and start that round's deal as chance nodes."""
         s = st.engine
-        if int(s.round[0]) != st.round and not bool(s.done[0]):
+        round_ = s.round.item()
+        if round_ != st.round and not s.done.item():
             s.hands[0, :] = 0  # the engine's own deal of the new round is not the game's
             s.legal[0, :] = False
             st.pending = ["deal", list(_CARD_COPIES), []]
-        st.round = int(s.round[0])
+        st.round = round_
 
     def max_decisions(self, config: Any) -> int:
         """A bound on one game's decisions, from `config`'s players and rounds."""
@@ -465,8 +477,8 @@ class KahunaChance(ChanceModel):
         """When the engine step of `st` scored and reshuffled (K7.3), set the engine's
         new row aside and start the row's chance nodes."""
         s = st.engine
-        scorings = int(s.num_scorings[0])
-        if scorings != st.round and not bool(s.done[0]):
+        scorings = s.num_scorings.item()
+        if scorings != st.round and not s.done.item():
             # K7.3: the engine dealt the new row from its key. Chance deals it again from
             # the reshuffled cards: the pile's and these three, held aside meanwhile (the
             # pile has no room for all 24 cards).

@@ -335,3 +335,49 @@ def test_only_a_players_own_observation_is_offered() -> None:
         make_observation(game, public)
     with pytest.raises(ValueError, match="not supported"):
         game.make_py_observer(None, {"x": 1})
+
+
+@pytest.mark.parametrize("name", ["python_kanaloa(players=4)", "python_kahuna", "python_kuhn"])
+def test_the_python_side_answers_agree_with_the_engine_and_cpp(name: str) -> None:
+    """`legal_actions`, `is_chance_node`, `is_player_node` answered in Python and the
+    observer's compiled path give what the engine and OpenSpiel's C++ calls give."""
+    game = pyspiel.load_game(name)
+    ours = game.ours
+    P = game.num_players()
+    obs_type = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    observer = game.make_py_observer(obs_type)
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        st = game.new_initial_state()
+        while True:
+            player = st.current_player()
+            assert st.is_chance_node() == pyspiel.State.is_chance_node(st) == (player == -1)
+            assert st.is_player_node() == pyspiel.State.is_player_node(st) == (player >= 0)
+            assert st.legal_actions() == pyspiel.State.legal_actions(st)
+            for p in range(P):
+                assert st.legal_actions(p) == pyspiel.State.legal_actions(st, p)
+            if st.is_terminal():
+                assert st.legal_actions() == []
+                break
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                assert st.legal_actions() == [a for a, _ in outcomes]
+                actions, probs = zip(*outcomes, strict=True)
+                st.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            legal = st.legal_actions()
+            assert legal == np.flatnonzero(st.engine.legal[0]).tolist()
+            legal.append(-7)  # a caller's list is its own
+            assert st.legal_actions() == legal[:-1]
+            for p in range(P):
+                observer.set_from(st, p)
+                want = ours.observe(st.engine, seat=p)[0]
+                np.testing.assert_array_equal(observer.tensor, want)
+                np.testing.assert_array_equal(st.information_state_tensor(p), want)
+                observer.set_from(st, np.int64(p))  # the engine's own path, same result
+                np.testing.assert_array_equal(observer.tensor, want)
+            with pytest.raises(ValueError, match="seat"):
+                observer.set_from(st, P)
+            st.apply_action(int(rng.choice(legal[:-1])))
