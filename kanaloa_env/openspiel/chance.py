@@ -23,8 +23,8 @@ events are modelled (docs/integrations.md, "OpenSpiel", has the same in prose).
 from __future__ import annotations
 
 import functools
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from itertools import compress
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -109,25 +109,40 @@ class ChanceModel:
         raise NotImplementedError
 
 
-@functools.lru_cache(maxsize=1024)
-def _fractions(total: int, top: int) -> tuple[float, ...]:
-    """(c / total for c in 0..top): the probabilities a draw's counts take."""
-    return tuple(c / total for c in range(top + 1))
-
-
 def _draw_counts(counts: Sequence[int]) -> list[tuple[int, float]]:
     """(item, count / total) for every item with a count: a uniform draw of one physical
-    card among those left, told by its kind. (Built by iterators over the counts, not a
-    Python loop: a deal's chance node lists up to 50 kinds, one node per card.)"""
-    p = _fractions(sum(counts), max(counts)).__getitem__
-    return list(
-        zip(compress(range(len(counts)), counts), map(p, filter(None, counts)), strict=True)
-    )
+    card among those left, told by its kind."""
+    total = sum(counts)
+    return [(k, c / total) for k, c in enumerate(counts) if c]
 
 
 # ---- Kanaloa ---------------------------------------------------------------------
 
 _CARD_COPIES = (1,) * nc.NUM_TIKI + (nc.NUM_KANALOA, nc.NUM_OCTOPUS)
+_DECK_SIZE = sum(_CARD_COPIES)
+# A deal's record keeps, besides the copies left of each kind, the sorted keys
+# kind * _STRIDE + copies left of the kinds with copies: a deal's chance node lists its
+# outcomes as the cached (kind, copies / cards left) pairs of those keys, without a
+# Python loop over the 50 kinds at each of its 8P nodes.
+_STRIDE = max(_CARD_COPIES) + 1
+_DEAL_KEYS = tuple(k * _STRIDE + c for k, c in enumerate(_CARD_COPIES))
+
+
+@functools.lru_cache(maxsize=64)
+def _deal_pairs(left: int) -> tuple[Any, ...]:
+    """By key kind * _STRIDE + copies: the outcome (kind, copies / left) of a deal with
+    `left` cards left (None for no copies)."""
+    return tuple(
+        (key // _STRIDE, (key % _STRIDE) / left) if key % _STRIDE else None
+        for key in range(nc.NUM_CARD_TYPES * _STRIDE)
+    )
+
+
+def _new_deal() -> list[Any]:
+    """The record of a deal's progress: copies left per kind, kinds dealt, keys."""
+    return [list(_CARD_COPIES), [], list(_DEAL_KEYS)]
+
+
 _FIRST_BIT = np.array(list(range(nc.NUM_TIKI)) + [nc.NUM_TIKI, nc.NUM_TIKI + nc.NUM_KANALOA])
 
 
@@ -228,7 +243,9 @@ class KanaloaChance(ChanceModel):
         if stage == "first":
             P = st.config.num_players
             return [(p, 1.0 / P) for p in range(P)]
-        return _draw_counts(st.pending[-2])  # the deal: the copies left of each kind
+        # The deal: the pairs of the kinds with copies left, by their keys.
+        pending = st.pending
+        return list(map(_deal_pairs(_DECK_SIZE - len(pending[-2])).__getitem__, pending[-1]))
 
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
         """Record `outcome` of `st`'s chance node; the last card of a deal writes the
@@ -241,11 +258,16 @@ class KanaloaChance(ChanceModel):
                 st.pending = ["first", pending[1]]
             return
         if stage == "first":
-            st.pending = ["setup_deal", pending[1], outcome, list(_CARD_COPIES), []]
+            st.pending = ["setup_deal", pending[1], outcome, *_new_deal()]
             return
-        counts, dealt = pending[-2], pending[-1]
+        counts, dealt, keys = pending[-3], pending[-2], pending[-1]
         counts[outcome] -= 1
         dealt.append(outcome)
+        at = bisect_left(keys, outcome * _STRIDE)
+        if counts[outcome]:
+            keys[at] -= 1
+        else:
+            del keys[at]
         if len(dealt) < nc.HAND_SIZE * cfg.num_players:
             return
         if stage == "setup_deal":
@@ -281,7 +303,7 @@ class KanaloaChance(ChanceModel):
         """Whether `outcome` is an outcome of `st`'s chance node (during a deal: a card
         kind with copies left, without listing the outcomes)."""
         if st.pending[0] in ("setup_deal", "deal"):
-            counts = st.pending[-2]
+            counts = st.pending[-3]
             return isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0
         return super().is_possible(st, outcome)
 
@@ -293,7 +315,7 @@ class KanaloaChance(ChanceModel):
             return f"route slot {len(st.pending[1])}: ocean card {card}{' turned' if flip else ''}"
         if stage == "first":
             return f"player_{outcome} starts"
-        p = len(st.pending[-1]) % st.config.num_players
+        p = len(st.pending[-2]) % st.config.num_players
         return f"deal {kanaloa_card_name(outcome)} to player_{p}"
 
     def after_step(self, st: OpenSpielState) -> None:
@@ -304,7 +326,7 @@ class KanaloaChance(ChanceModel):
         if round_ != st.round and not s.done.item():
             s.hands[0, :] = 0  # the engine's own deal of the new round is not the game's
             s.legal[0, :] = False
-            st.pending = ["deal", list(_CARD_COPIES), []]
+            st.pending = ["deal", *_new_deal()]
         st.round = round_
 
     def max_decisions(self, config: Any) -> int:
