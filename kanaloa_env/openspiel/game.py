@@ -153,11 +153,6 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
             box.calls = self.kernels.bind(box.state)
         return box.calls  # type: ignore[no-any-return]
 
-    def observe_into(self, player: int, out: np.ndarray) -> None:
-        """Write `player`'s observation of the engine state into `out`, a (1, obs_dim)
-        float32 C-contiguous array (`player` a Python int in 0..P-1, not checked)."""
-        self._calls().observe(player, out)
-
     # ---- what the ChanceModel calls ---------------------------------------------
 
     def step_engine(self, action: int) -> None:
@@ -215,7 +210,10 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         """
         if player is None or player == self._player:
             if self._player >= 0:
-                return self._legal_list()[:]
+                got = self._legal
+                if got is None:
+                    got = self._legal = self._engine.state.legal[0].nonzero()[0].tolist()
+                return got[:]
             return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]
         return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
 
@@ -382,7 +380,7 @@ class OpenSpielObserver:
             and state.ours is self._ours
             and self._row.base is self.tensor
         ):
-            state.observe_into(player, self._row)
+            state._calls().observe(player, self._row)
         else:  # the engine's checks and their messages
             self.tensor[:] = self._ours.observe(s, seat=int(player))[0]
 
