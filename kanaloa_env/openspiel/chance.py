@@ -448,6 +448,14 @@ class KahunaChance(ChanceModel):
                 counts[x] += 1
         return _draw_counts(counts)
 
+    def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
+        """Whether `outcome` is an outcome of `st`'s chance node (for a card off the
+        pile: an island in the pile, without counting the pile's islands)."""
+        if st.pending[0] in ("draw", "take"):
+            s = st.engine
+            return outcome in s.pile[0, : s.pile_size.item()].tolist()
+        return super().is_possible(st, outcome)
+
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
         """Record `outcome` of `st`'s chance node: the set-up's cards, the coin, the card
         off the pile (then the engine steps the pending DRAW or TAKE) or a row slot."""
