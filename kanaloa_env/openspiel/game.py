@@ -161,12 +161,12 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         if box.calls is None:
             box.calls = self.kernels.bind(box.state)
         box.calls.step(action)
-        r = box.state.rewards[0]
-        zero = _NO_REWARDS.get(len(r))
+        rewards = box.state.rewards  # (1, P)
+        zero = _NO_REWARDS.get(rewards.size)
         if zero is None:
-            zero = _NO_REWARDS[len(r)] = np.zeros(len(r), dtype=r.dtype).tobytes()
-        if r.tobytes() != zero:  # (the bytes compare faster than r.any(); a -0.0 adds 0)
-            r = exact_rewards(r)
+            zero = _NO_REWARDS[rewards.size] = np.zeros_like(rewards).tobytes()
+        if rewards.tobytes() != zero:  # (faster than rewards.any(); a -0.0 adds 0)
+            r = exact_rewards(rewards[0])
             self._rewards = self._rewards + r
             self._returns = self._returns + r
 
@@ -237,6 +237,13 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self.chance.outcomes(self)
 
     def _apply_action(self, action: int) -> None:
+        legal = self._legal
+        if legal is not None and type(action) is int and action in legal:
+            # A legal decision by the list `legal_actions` made (its usual caller's path).
+            self._rewards = _zeros(len(self._rewards))
+            self.chance.apply_action(self, action)
+            self._find_player()
+            return
         if self.pending is not None:
             if not self.chance.is_possible(self, action):
                 outcomes = [a for a, _ in self.chance.outcomes(self)]
@@ -380,7 +387,8 @@ class OpenSpielObserver:
             and state.ours is self._ours
             and self._row.base is self.tensor
         ):
-            state._calls().observe(player, self._row)
+            calls = state._engine.calls
+            (calls or state._calls()).observe(player, self._row)
         else:  # the engine's checks and their messages
             self.tensor[:] = self._ours.observe(s, seat=int(player))[0]
 
