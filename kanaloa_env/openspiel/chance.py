@@ -323,14 +323,27 @@ class KanaloaChance(ChanceModel):
                 hands[p] |= 1 << (_FIRST_BIT[k] + taken[k])
                 taken[k] += 1
         s.hands[0, :] = hands
-        call(kanaloa_refresh, st.config.rules, s.kernel_arrays(), 0)
+        call(kanaloa_refresh, st.config.kernel_rules(0), s.kernel_arrays(), 0)
 
     def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
         """Whether `outcome` is an outcome of `st`'s chance node (during a deal: a card
         kind with copies left, without listing the outcomes)."""
-        if st.pending[0] in ("setup_deal", "deal"):
-            counts = st.pending[-3]
+        pending = st.pending
+        if pending[0] in ("setup_deal", "deal"):
+            counts = pending[-3]
             return isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0
+        if pending[0] == "route" and type(outcome) is int:
+            # `_route_counts`' positive probabilities, without listing them: an unused
+            # card, and another card than the start card only while the start card is
+            # placed or more than one slot is left.
+            deck = st.config.deck
+            if not 0 <= outcome < 2 * deck.num_cards:
+                return False
+            used = {code // 2 for code in pending[1]}
+            if outcome // 2 in used:
+                return False
+            left = st.config.route_cards - len(pending[1])
+            return outcome // 2 == deck.start_card or deck.start_card in used or left > 1
         return super().is_possible(st, outcome)
 
     def outcome_name(self, st: OpenSpielState, outcome: int) -> str:
@@ -490,7 +503,7 @@ class KahunaChance(ChanceModel):
             if held:
                 st.pending = ["row", slot + 1, held]
                 return
-            call(kahuna_refresh, st.config.rules, s.kernel_arrays(), 0)
+            call(kahuna_refresh, st.config.kernel_rules(0), s.kernel_arrays(), 0)
         st.pending = None
 
     @staticmethod
@@ -516,7 +529,7 @@ class KahunaChance(ChanceModel):
         s.pile[0, : len(rest)] = rest
         s.pile_size[0] = len(rest)
         s.starting_player[0] = s.current_player[0] = first
-        call(kahuna_refresh, cfg.rules, s.kernel_arrays(), 0)
+        call(kahuna_refresh, cfg.kernel_rules(0), s.kernel_arrays(), 0)
         st.engine = s
         st.round = 0
 

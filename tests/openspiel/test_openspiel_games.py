@@ -381,3 +381,25 @@ def test_the_python_side_answers_agree_with_the_engine_and_cpp(name: str) -> Non
             with pytest.raises(ValueError, match="seat"):
                 observer.set_from(st, P)
             st.apply_action(int(rng.choice(legal[:-1])))
+
+
+@pytest.mark.parametrize(
+    "name", ["python_kanaloa(players=3)", "python_kanaloa(players=5)", "python_kahuna"]
+)
+def test_is_possible_agrees_with_the_listed_outcomes(name: str) -> None:
+    """The models' quick `is_possible` answers as the listing of `chance_outcomes` does
+    (the base `ChanceModel.is_possible`), for every action at every chance node."""
+    from kanaloa_env.openspiel import ChanceModel
+
+    game = pyspiel.load_game(name)
+    rng = np.random.default_rng(11)
+    outcomes = range(-2, game.max_chance_outcomes() + 2)
+    st = game.new_initial_state()
+    while not st.is_terminal():
+        if st.is_chance_node():
+            for o in outcomes:
+                assert st.chance.is_possible(st, o) == ChanceModel.is_possible(st.chance, st, o)
+            actions, probs = zip(*st.chance_outcomes(), strict=True)
+            st.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            st.apply_action(int(rng.choice(st.legal_actions())))
