@@ -403,3 +403,17 @@ def test_is_possible_agrees_with_the_listed_outcomes(name: str) -> None:
             st.apply_action(int(rng.choice(actions, p=probs)))
         else:
             st.apply_action(int(rng.choice(st.legal_actions())))
+
+
+@pytest.mark.parametrize("name", ["python_kanaloa", "python_kahuna"])
+def test_our_games_call_their_compiled_kernels_directly(name: str) -> None:
+    """Kanaloa's and Kahuna's states find their engine's compiled step and observation
+    (`single.OneGame`), not the slower public-API fallback (which a change of the
+    engines' layout would select without any other sign)."""
+    from kanaloa_env.core.kernels import JIT_DISABLED
+    from kanaloa_env.openspiel.single import OneGame
+
+    if JIT_DISABLED:
+        pytest.skip("under NUMBA_DISABLE_JIT the public calls are the path")
+    st = _random_state(pyspiel.load_game(name), 2, 1)
+    assert type(st._calls()) is OneGame
