@@ -6,6 +6,7 @@ read at each decision (as `bench_core.py` drives hearts) and without.
 ```
 python benchmarks/bench_openspiel.py                 # 3 s per row in 3 turns
 python benchmarks/bench_openspiel.py --seconds 6 --rounds 3 --num-players 4
+python benchmarks/bench_openspiel.py --floor         # and a Python game with no rules
 ```
 
 Every row plays whole games with one driver: at a chance node, draw an outcome by its
@@ -16,7 +17,9 @@ take `legal_actions()`, apply a uniformly random one (the rows "observe no" skip
 tensor). A decision is one player move;
 the time includes the chance nodes (hearts deals 52 cards and a pass direction per
 game, Kanaloa 8 per player per round). The ratio column divides by hearts. Target:
-Kanaloa >= 0.5x hearts. Each row runs in `--rounds` slices, the rows taking turns, and
+Kanaloa >= 0.5x hearts. `--floor` adds rows of `python_floor`
+(`benchmarks/openspiel_floor.py`), a Python game without rules of Kanaloa's shape: what
+the driver and OpenSpiel's calls into a Python game cost alone. Each row runs in `--rounds` slices, the rows taking turns, and
 keeps its best slice (`benchmarks/turns.py`). Figures depend on the machine and its
 load; compare rows of one run.
 """
@@ -29,6 +32,8 @@ import time
 
 import pyspiel
 from open_spiel.python.observation import make_observation
+from openspiel_floor import NAME as FLOOR  # benchmarks/openspiel_floor.py
+from openspiel_floor import register as register_floor
 from turns import add_turn_options, best_in_turns  # benchmarks/turns.py, next to this script
 
 import kanaloa_env.openspiel  # noqa: F401  registers python_kanaloa and python_kahuna
@@ -79,8 +84,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_turn_options(parser, "row")
     parser.add_argument("--num-players", type=int, default=4, help="Kanaloa's table size")
+    parser.add_argument(
+        "--floor", action="store_true", help="add python_floor, a Python game without rules"
+    )
     args = parser.parse_args()
     games = ["hearts", f"python_kanaloa(players={args.num_players})", "python_kahuna"]
+    if args.floor:
+        register_floor()
+        games.append(FLOOR)
     rows = [(g, observe) for observe in (True, False) for g in games]
     results = best_in_turns(
         [lambda s, g=g, o=o: play(g, s, o) for g, o in rows], args.seconds, args.rounds

@@ -23,6 +23,17 @@ class OpenSpielBot(pyspiel.Bot):  # type: ignore[misc]
     (`kanaloa_env.bots.bot_actions`: the observation, or the public view for a bot that
     reads the state); it keeps nothing between decisions, so `restart_at` and
     `inform_action` have nothing to do.
+
+    Args:
+        game: one of our OpenSpiel games (`pyspiel.load_game("python_kanaloa")`, ...).
+        player_id: the seat the bot plays, 0..P-1.
+        spec: the bot, any spec `kanaloa_env.bots.make_bot` accepts ("random",
+            "heuristic", a policy file, a bot object, ...).
+        seed: the seed of the bot's own random generator (None: fresh entropy).
+
+    Raises:
+        TypeError: `game` is not one of our OpenSpiel games.
+        ValueError: `player_id` out of range, or a `spec` `make_bot` rejects.
     """
 
     def __init__(
@@ -56,18 +67,24 @@ class OpenSpielBot(pyspiel.Bot):  # type: ignore[misc]
         return int(bot_actions(self._bot, self._ours, state.engine, self._rng)[0])
 
     def restart_at(self, state: OpenSpielState) -> None:
-        """Nothing to reset: the bot keeps nothing between decisions."""
+        """OpenSpiel's call when a game restarts at `state`: nothing to reset, the bot
+        keeps nothing between decisions."""
 
     def inform_action(self, state: OpenSpielState, player_id: int, action: int) -> None:
-        """Nothing to record: the bot reads each position afresh."""
+        """OpenSpiel's call after player `player_id` plays `action` in `state`: nothing to
+        record, the bot reads each position afresh."""
 
     def provides_policy(self) -> bool:
+        """False: the bot gives an action (`step`), not a policy over the actions."""
         return False
 
     def provides_force_action(self) -> bool:
+        """False: the bot does not take actions forced on it (it keeps no state)."""
         return False
 
     def is_clonable(self) -> bool:
+        """False: OpenSpiel's `clone` is not offered (the bot keeps no state to clone;
+        make another with `make_openspiel_bot`)."""
         return False
 
 

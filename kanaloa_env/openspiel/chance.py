@@ -22,7 +22,10 @@ events are modelled (docs/integrations.md, "OpenSpiel", has the same in prose).
 
 from __future__ import annotations
 
+import functools
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -56,11 +59,13 @@ class ChanceModel:
 
     def utility_bounds(self, config: Any) -> tuple[float, float]:
         """The least and greatest return of a player (OpenSpiel's `min_utility` and
-        `max_utility`); the returns of a game sum to 0."""
+        `max_utility`) in a game of `config` (the engine's `Config`); the returns of a
+        game sum to 0."""
         return -1.0, 1.0
 
     def begin(self, config: Any) -> list[Any]:
-        """The `pending` record of a new game: the set-up's first chance node."""
+        """The `pending` record of a new game of `config` (the engine's `Config`): the
+        set-up's first chance node."""
         raise NotImplementedError
 
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
@@ -90,18 +95,42 @@ class ChanceModel:
         self.after_step(st)
 
     def after_step(self, st: OpenSpielState) -> None:
-        """Called after every engine step: start the chance event the step began (a new
-        round's deal), hiding what the engine's key chose for it."""
+        """Called after every engine step of `st` (the OpenSpiel state): start the
+        chance event the step began (a new round's deal), hiding what the engine's key
+        chose for it."""
 
     def max_chance_nodes(self, config: Any, max_decisions: int) -> int:
-        """A bound on the chance nodes of one game (OpenSpiel's
+        """A bound on the chance nodes of one game of `config` (OpenSpiel's
         `MaxChanceNodesInHistory`); `max_decisions` is the game's decision bound."""
         return max_decisions
 
     def max_decisions(self, config: Any) -> int:
-        """A bound on the decisions (player moves) of one game: OpenSpiel's
+        """A bound on the decisions (player moves) of one game of `config`: OpenSpiel's
         `max_game_length`."""
         raise NotImplementedError
+
+
+_INITIAL: dict[tuple[str, Any], Any] = {}
+_MAX_INITIAL = 32
+
+
+def initial_state(game: Any, config: Any) -> Any:
+    """A new copy of `game.init(config, 1, 0)`, the engine state a model's set-up writes
+    its chance outcomes into (a batch of one). The engine's init is the same for a
+    config every time (seed 0, game 0) and costs about 1 ms at batch size one; it runs
+    once per config (the last 32 kept) and each game copies it (about 25 us).
+
+    Args:
+        game: the engine's `Game`.
+        config: its `Config`.
+    """
+    key = (game.name, config)
+    got = _INITIAL.get(key)
+    if got is None:
+        if len(_INITIAL) >= _MAX_INITIAL:
+            _INITIAL.clear()
+        got = _INITIAL[key] = game.init(config, 1, 0)
+    return got.copy()
 
 
 def _draw_counts(counts: Sequence[int]) -> list[tuple[int, float]]:
@@ -114,7 +143,31 @@ def _draw_counts(counts: Sequence[int]) -> list[tuple[int, float]]:
 # ---- Kanaloa ---------------------------------------------------------------------
 
 _CARD_COPIES = (1,) * nc.NUM_TIKI + (nc.NUM_KANALOA, nc.NUM_OCTOPUS)
-_FIRST_BIT = np.array(list(range(nc.NUM_TIKI)) + [nc.NUM_TIKI, nc.NUM_TIKI + nc.NUM_KANALOA])
+_DECK_SIZE = sum(_CARD_COPIES)
+# A deal's record keeps, besides the copies left of each kind, the sorted keys
+# kind * _STRIDE + copies left of the kinds with copies: a deal's chance node lists its
+# outcomes as the cached (kind, copies / cards left) pairs of those keys, without a
+# Python loop over the 50 kinds at each of its 8P nodes.
+_STRIDE = max(_CARD_COPIES) + 1
+_DEAL_KEYS = tuple(k * _STRIDE + c for k, c in enumerate(_CARD_COPIES))
+
+
+@functools.lru_cache(maxsize=64)
+def _deal_pairs(left: int) -> tuple[Any, ...]:
+    """By key kind * _STRIDE + copies: the outcome (kind, copies / left) of a deal with
+    `left` cards left (None for no copies)."""
+    return tuple(
+        (key // _STRIDE, (key % _STRIDE) / left) if key % _STRIDE else None
+        for key in range(nc.NUM_CARD_TYPES * _STRIDE)
+    )
+
+
+def _new_deal() -> list[Any]:
+    """The record of a deal's progress: copies left per kind, kinds dealt, keys."""
+    return [list(_CARD_COPIES), [], list(_DEAL_KEYS)]
+
+
+_FIRST_BIT = (*range(nc.NUM_TIKI), nc.NUM_TIKI, nc.NUM_TIKI + nc.NUM_KANALOA)
 
 
 DEFAULT_DECK_TEXT = "default"
@@ -171,6 +224,9 @@ class KanaloaChance(ChanceModel):
     (every other set-up array does not depend on the key); a deal is written into
     `hands` and the legal mask refreshed by the engine's own `refresh_game`. While a
     round's deal is under way, the new round's hands are empty in the engine state.
+
+    Args:
+        game: the engine's `Game` (`kanaloa_env.games.get_game("kanaloa")`).
     """
 
     max_chance_outcomes = max(nc.NUM_CARD_TYPES, 2 * nc.MAX_OCEAN_CARDS, nc.MAX_PLAYERS)
@@ -181,6 +237,7 @@ class KanaloaChance(ChanceModel):
         self.game = game
 
     def begin(self, config: Any) -> list[Any]:
+        """`["route", []]` for any `config`: a game starts by laying out the route."""
         return ["route", []]
 
     def _route_counts(self, config: Any, placed: Sequence[int]) -> list[tuple[int, float]]:
@@ -202,15 +259,24 @@ class KanaloaChance(ChanceModel):
         return out
 
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
+        """(action, probability) of the outcomes of `st`'s chance node: route slot
+        codes, the starting player, or the card kinds left to deal (see the class)."""
         stage = st.pending[0]
         if stage == "route":
             return self._route_counts(st.config, st.pending[1])
         if stage == "first":
             P = st.config.num_players
             return [(p, 1.0 / P) for p in range(P)]
-        return _draw_counts(st.pending[-2])  # the deal: the copies left of each kind
+        # The deal: the pairs of the kinds with copies left, by their keys (itemgetter
+        # picks them in C; a deal never gets down to one kind, 53 - 8P >= 13 cards stay).
+        pending = st.pending
+        keys = pending[-1]
+        pairs = _deal_pairs(_DECK_SIZE - len(pending[-2]))
+        return list(itemgetter(*keys)(pairs)) if len(keys) > 1 else [pairs[keys[0]]]
 
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
+        """Record `outcome` of `st`'s chance node; the last card of a deal writes the
+        hands into `st.engine` (the set-up's deal builds it first) and ends the event."""
         pending, cfg = st.pending, st.config
         stage = pending[0]
         if stage == "route":
@@ -219,11 +285,16 @@ class KanaloaChance(ChanceModel):
                 st.pending = ["first", pending[1]]
             return
         if stage == "first":
-            st.pending = ["setup_deal", pending[1], outcome, list(_CARD_COPIES), []]
+            st.pending = ["setup_deal", pending[1], outcome, *_new_deal()]
             return
-        counts, dealt = pending[-2], pending[-1]
+        counts, dealt, keys = pending[-3], pending[-2], pending[-1]
         counts[outcome] -= 1
         dealt.append(outcome)
+        at = bisect_left(keys, outcome * _STRIDE)
+        if counts[outcome]:
+            keys[at] -= 1
+        else:
+            del keys[at]
         if len(dealt) < nc.HAND_SIZE * cfg.num_players:
             return
         if stage == "setup_deal":
@@ -233,7 +304,7 @@ class KanaloaChance(ChanceModel):
 
     def _set_up(self, st: OpenSpielState, route: list[int], first: int) -> None:
         cfg = st.config
-        s = self.game.init(cfg, 1, 0)
+        s = initial_state(self.game, cfg)
         codes = np.array(route, dtype=np.int64)
         s.route[0, 0::2] = codes
         s.route[0, 1::2] = codes ^ 1
@@ -245,47 +316,68 @@ class KanaloaChance(ChanceModel):
 
     def _write_hands(self, st: OpenSpielState, dealt: list[int]) -> None:
         s, P = st.engine, st.config.num_players
-        taken = np.zeros(nc.NUM_CARD_TYPES, dtype=np.int64)
+        taken = [0] * nc.NUM_CARD_TYPES
         hands = [0] * P
-        kinds = np.array(dealt).reshape(nc.HAND_SIZE, P)  # card j to player j % P
         for p in range(P):
-            for k in sorted(kinds[:, p]):
-                hands[p] |= 1 << int(_FIRST_BIT[k] + taken[k])
+            for k in sorted(dealt[p::P]):  # card j to player j % P
+                hands[p] |= 1 << (_FIRST_BIT[k] + taken[k])
                 taken[k] += 1
         s.hands[0, :] = hands
-        call(kanaloa_refresh, st.config.rules, s.kernel_arrays(), 0)
+        call(kanaloa_refresh, st.config.kernel_rules(0), s.kernel_arrays(), 0)
 
     def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
-        if st.pending[0] in ("setup_deal", "deal"):
-            counts = st.pending[-2]
+        """Whether `outcome` is an outcome of `st`'s chance node (during a deal: a card
+        kind with copies left, without listing the outcomes)."""
+        pending = st.pending
+        if pending[0] in ("setup_deal", "deal"):
+            counts = pending[-3]
             return isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0
+        if pending[0] == "route" and type(outcome) is int:
+            # `_route_counts`' positive probabilities, without listing them: an unused
+            # card, and another card than the start card only while the start card is
+            # placed or more than one slot is left.
+            deck = st.config.deck
+            if not 0 <= outcome < 2 * deck.num_cards:
+                return False
+            used = {code // 2 for code in pending[1]}
+            if outcome // 2 in used:
+                return False
+            left = st.config.route_cards - len(pending[1])
+            return outcome // 2 == deck.start_card or deck.start_card in used or left > 1
         return super().is_possible(st, outcome)
 
     def outcome_name(self, st: OpenSpielState, outcome: int) -> str:
+        """`outcome` of `st`'s chance node in words ("deal red-7 to player_2")."""
         stage = st.pending[0]
         if stage == "route":
             card, flip = divmod(outcome, 2)
             return f"route slot {len(st.pending[1])}: ocean card {card}{' turned' if flip else ''}"
         if stage == "first":
             return f"player_{outcome} starts"
-        p = len(st.pending[-1]) % st.config.num_players
+        p = len(st.pending[-2]) % st.config.num_players
         return f"deal {kanaloa_card_name(outcome)} to player_{p}"
 
     def after_step(self, st: OpenSpielState) -> None:
+        """When the engine step of `st` began a new round, empty the hands the engine
+        dealt from its key and start that round's deal as chance nodes."""
         s = st.engine
-        if int(s.round[0]) != st.round and not bool(s.done[0]):
+        round_ = s.round.item()
+        if round_ != st.round and not s.done.item():
             s.hands[0, :] = 0  # the engine's own deal of the new round is not the game's
             s.legal[0, :] = False
-            st.pending = ["deal", list(_CARD_COPIES), []]
-        st.round = int(s.round[0])
+            st.pending = ["deal", *_new_deal()]
+        st.round = round_
 
     def max_decisions(self, config: Any) -> int:
+        """A bound on one game's decisions, from `config`'s players and rounds."""
         # A round: P announcements, 8P cards, 2 octopus and 1 round-end removals, a
         # dolphin decision per trick and per payout (R3.2, R4.4, R6.3, R7).
         P = config.num_players
         return config.max_rounds * (P + 8 * P + 3 + 8 + P)
 
     def max_chance_nodes(self, config: Any, max_decisions: int) -> int:
+        """The route's slots, the starting player and every round's deal of `config`
+        (`max_decisions` is not needed)."""
         return config.route_cards + 1 + config.max_rounds * nc.HAND_SIZE * config.num_players
 
 
@@ -301,8 +393,10 @@ def count_word(islands: Sequence[int]) -> int:
 
 def pile_counts(s: Any) -> list[int]:
     """The cards of each island 0..11 in the engine's face-down pile."""
-    size = int(s.pile_size[0])
-    return np.bincount(s.pile[0, :size], minlength=kc.NUM_ISLANDS).tolist()  # type: ignore[no-any-return]
+    counts = [0] * kc.NUM_ISLANDS
+    for x in s.pile[0, : s.pile_size.item()].tolist():  # (at most 15: a Python loop is faster)
+        counts[x] += 1
+    return counts
 
 
 class KahunaChance(ChanceModel):
@@ -330,6 +424,9 @@ class KahunaChance(ChanceModel):
     DRAW or TAKE, before the card moves (the decision is in the history; its chance node
     comes next); during a reshuffle's row, the row's slots are empty and the pile shows
     the reshuffled cards but those three.
+
+    Args:
+        game: the engine's `Game` (`kanaloa_env.games.get_game("kahuna")`).
     """
 
     max_chance_outcomes = kc.NUM_ISLANDS
@@ -344,9 +441,12 @@ class KahunaChance(ChanceModel):
         self.game = game
 
     def begin(self, config: Any) -> list[Any]:
+        """`["setup", []]` for any `config`: a game starts by dealing the set-up."""
         return ["setup", []]
 
     def outcomes(self, st: OpenSpielState) -> list[tuple[int, float]]:
+        """(island, probability) of the outcomes of `st`'s chance node (the coin's
+        player, 0 or 1, for the starting player); see the class."""
         stage = st.pending[0]
         if stage == "setup":
             counts = [kc.CARDS_PER_ISLAND] * kc.NUM_ISLANDS
@@ -361,7 +461,17 @@ class KahunaChance(ChanceModel):
                 counts[x] += 1
         return _draw_counts(counts)
 
+    def is_possible(self, st: OpenSpielState, outcome: object) -> bool:
+        """Whether `outcome` is an outcome of `st`'s chance node (for a card off the
+        pile: an island in the pile, without counting the pile's islands)."""
+        if st.pending[0] in ("draw", "take"):
+            s = st.engine
+            return outcome in s.pile[0, : s.pile_size.item()].tolist()
+        return super().is_possible(st, outcome)
+
     def apply_outcome(self, st: OpenSpielState, outcome: int) -> None:
+        """Record `outcome` of `st`'s chance node: the set-up's cards, the coin, the card
+        off the pile (then the engine steps the pending DRAW or TAKE) or a row slot."""
         stage = st.pending[0]
         if stage == "setup":
             dealt = st.pending[1]
@@ -393,19 +503,21 @@ class KahunaChance(ChanceModel):
             if held:
                 st.pending = ["row", slot + 1, held]
                 return
-            call(kahuna_refresh, st.config.rules, s.kernel_arrays(), 0)
+            call(kahuna_refresh, st.config.kernel_rules(0), s.kernel_arrays(), 0)
         st.pending = None
 
     @staticmethod
     def _to_top(s: Any, island: int) -> None:
         """Swap a card of `island` to the top of the engine's pile."""
-        size = int(s.pile_size[0])
-        where = int(np.flatnonzero(s.pile[0, :size] == island)[-1])
-        s.pile[0, where], s.pile[0, size - 1] = s.pile[0, size - 1], island
+        size = s.pile_size.item()
+        pile = s.pile[0]
+        cards = pile[:size].tolist()
+        where = size - 1 - cards[::-1].index(island)  # the topmost card of the island
+        pile[where], pile[size - 1] = cards[size - 1], island
 
     def _set_up(self, st: OpenSpielState, dealt: list[int], first: int) -> None:
         cfg = st.config
-        s = self.game.init(cfg, 1, 0)
+        s = initial_state(self.game, cfg)
         h = kc.START_HAND
         s.hands[0, 0] = count_word(dealt[:h])
         s.hands[0, 1] = count_word(dealt[h : 2 * h])
@@ -417,11 +529,14 @@ class KahunaChance(ChanceModel):
         s.pile[0, : len(rest)] = rest
         s.pile_size[0] = len(rest)
         s.starting_player[0] = s.current_player[0] = first
-        call(kahuna_refresh, cfg.rules, s.kernel_arrays(), 0)
+        call(kahuna_refresh, cfg.kernel_rules(0), s.kernel_arrays(), 0)
         st.engine = s
         st.round = 0
 
     def apply_action(self, st: OpenSpielState, action: int) -> None:
+        """Apply `action` of the player to act in `st`: a DRAW or TAKE with cards in the
+        pile starts the chance node of the card that comes off it; any other action
+        steps the engine."""
         s = st.engine
         if int(s.pile_size[0]) > 0 and (
             action == kc.DRAW or kc.TAKE_BASE <= action < kc.TAKE_BASE + kc.ROW_SLOTS
@@ -432,9 +547,11 @@ class KahunaChance(ChanceModel):
         self.after_step(st)
 
     def after_step(self, st: OpenSpielState) -> None:
+        """When the engine step of `st` scored and reshuffled (K7.3), set the engine's
+        new row aside and start the row's chance nodes."""
         s = st.engine
-        scorings = int(s.num_scorings[0])
-        if scorings != st.round and not bool(s.done[0]):
+        scorings = s.num_scorings.item()
+        if scorings != st.round and not s.done.item():
             # K7.3: the engine dealt the new row from its key. Chance deals it again from
             # the reshuffled cards: the pile's and these three, held aside meanwhile (the
             # pile has no room for all 24 cards).
@@ -445,6 +562,7 @@ class KahunaChance(ChanceModel):
         st.round = scorings
 
     def outcome_name(self, st: OpenSpielState, outcome: int) -> str:
+        """`outcome` of `st`'s chance node in words ("draw ALOA from the pile")."""
         stage = st.pending[0]
         island = kc.ISLAND_NAMES[outcome]
         if stage == "setup":
@@ -461,10 +579,13 @@ class KahunaChance(ChanceModel):
         return f"reshuffled row slot {st.pending[1]}: {island}"
 
     def max_decisions(self, config: Any) -> int:
+        """A bound on one game's decisions, from `config`'s turn limit."""
         # A turn: at most 5 cards spent or discarded (a hand holds at most 5, K2.3), the
         # end of play, at most 5 hand-backs and the draw (K3.2, K6.4); 2 final turns.
         return (config.max_turns + kc.FINAL_TURNS) * (kc.HAND_LIMIT * 2 + 2)
 
     def max_chance_nodes(self, config: Any, max_decisions: int) -> int:
+        """The set-up's deal and coin, a card off the pile per turn and the reshuffled
+        rows, for `config`'s turn limit (`max_decisions` is not needed)."""
         setup = 2 * kc.START_HAND + kc.ROW_SLOTS + 1
         return setup + config.max_turns + kc.NUM_SCORINGS * kc.ROW_SLOTS

@@ -22,6 +22,7 @@ import pyspiel
 from ..games import get_game
 from ..games.protocol import Game
 from .chance import ChanceModel
+from .single import Kernels, OneGame
 
 __all__ = ["OpenSpielGame", "OpenSpielObserver", "OpenSpielState", "register", "short_name"]
 
@@ -32,7 +33,11 @@ _DENOMINATOR = 1000
 
 
 def short_name(game: str | Game[Any, Any]) -> str:
-    """The OpenSpiel name of one of our games: "python_" + its name."""
+    """The OpenSpiel name of one of our games: "python_" + its name.
+
+    Args:
+        game: a game name of `kanaloa_env.games.GAMES` or its `Game`.
+    """
     return PREFIX + get_game(game).name
 
 
@@ -56,12 +61,14 @@ class _Shared:
 
 class _Engine:
     """The engine's state (a batch of one) in a box whose deep copy is `State.copy`
-    (OpenSpiel clones a Python state by deep-copying its attributes)."""
+    (OpenSpiel clones a Python state by deep-copying its attributes), with its compiled
+    calls (`single.OneGame`, made on first use for each engine state object)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("calls", "state")
 
     def __init__(self, state: Any) -> None:
         self.state = state
+        self.calls: Any = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(None if self.state is None else self.state.copy())
@@ -71,10 +78,12 @@ class _Engine:
 
     def __setstate__(self, state: tuple[Any]) -> None:
         self.state = state[0]
+        self.calls = None
 
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_NO_REWARDS: dict[int, bytes] = {}  # by player count: the bytes of (P,) float32 zeros
 
 
 @functools.lru_cache(maxsize=8)
@@ -107,6 +116,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     ours: ClassVar[Game[Any, Any]]
     chance: ClassVar[ChanceModel]
+    kernels: ClassVar[Kernels]
 
     def __init__(self, game: OpenSpielGame) -> None:
         super().__init__(game)
@@ -117,52 +127,108 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         self.round = 0
         self._player = int(pyspiel.PlayerId.CHANCE)  # cached: OpenSpiel asks often
         self._returns = self._rewards = _zeros(game.num_players())
+        self._legal: list[int] | None = None  # the legal actions, listed on first use
 
     @property
     def config(self) -> Any:
+        """The engine's `Config` of this game (shared by every clone)."""
         return self._config.value
 
     @property
     def engine(self) -> Any:
+        """The engine's state, a batch of one (its arrays have a leading axis of 1);
+        None until the set-up's chance nodes are done."""
         return self._engine.state
 
     @engine.setter
     def engine(self, state: Any) -> None:
         self._engine.state = state
+        self._engine.calls = None
+        self._legal = None
+
+    def _calls(self) -> OneGame:
+        """The compiled calls of the engine state (made once per engine state object)."""
+        box = self._engine
+        if box.calls is None:
+            box.calls = self.kernels.bind(box.state)
+        return box.calls  # type: ignore[no-any-return]
 
     # ---- what the ChanceModel calls ---------------------------------------------
 
     def step_engine(self, action: int) -> None:
         """Step the engine with the legal `action` and collect its rewards."""
-        s = self._engine.state
-        self.ours.step_inplace(s, np.array([action], dtype=np.int64), validate=False)
-        r = s.rewards[0]
-        if r.any():
-            r = exact_rewards(r)
+        box = self._engine
+        if box.calls is None:
+            box.calls = self.kernels.bind(box.state)
+        box.calls.step(action)
+        rewards = box.state.rewards  # (1, P)
+        zero = _NO_REWARDS.get(rewards.size)
+        if zero is None:
+            zero = _NO_REWARDS[rewards.size] = np.zeros_like(rewards).tobytes()
+        if rewards.tobytes() != zero:  # (faster than rewards.any(); a -0.0 adds 0)
+            r = exact_rewards(rewards[0])
             self._rewards = self._rewards + r
             self._returns = self._returns + r
 
     # ---- OpenSpiel's state API --------------------------------------------------
 
     def _find_player(self) -> None:
-        """Cache the player to act after a transition (`current_player`)."""
+        """Cache the player to act after a transition (`current_player`), and forget the
+        legal actions of the position before."""
+        self._legal = None
         if self.pending is not None:
             self._player = _CHANCE
             return
         s = self._engine.state
-        self._player = _TERMINAL if s.terminated[0] or s.truncated[0] else int(s.current_player[0])
+        # `.item()` of the one-game arrays: a Python value, faster than int(a[0]).
+        self._player = (
+            _TERMINAL if s.terminated.item() or s.truncated.item() else s.current_player.item()
+        )
 
     def current_player(self) -> int:
         """The player to act, `PlayerId.CHANCE` at a chance node, `TERMINAL` at the end."""
         return self._player
 
     def is_terminal(self) -> bool:
+        """Whether the game is over (terminated or truncated by the engine)."""
         return self._player == _TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """Whether a chance event is under way (`current_player()` is `PlayerId.CHANCE`):
+        OpenSpiel's `is_chance_node`, answered without a call into C++ and back."""
+        return self._player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """Whether a player is to act: OpenSpiel's `is_player_node`, answered here."""
+        return self._player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of `player` (default: the player to act), in increasing
+        order: OpenSpiel's `legal_actions`, whose answer at a decision node is listed
+        once per position here instead of in a call from C++ back into Python; at a
+        chance node the outcomes' actions, at the end none, and for another player none.
+        """
+        if player is None or player == self._player:
+            if self._player >= 0:
+                got = self._legal
+                if got is None:
+                    got = self._legal = self._engine.state.legal[0].nonzero()[0].tolist()
+                return got[:]
+            return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+
+    def _legal_list(self) -> list[int]:
+        """The legal actions of the player to act at a decision node (kept until the next
+        transition; callers copy it)."""
+        got = self._legal
+        if got is None:
+            got = self._legal = self._engine.state.legal[0].nonzero()[0].tolist()
+        return got
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self._player or player < 0:
             return []
-        return np.flatnonzero(self._engine.state.legal[0]).tolist()  # type: ignore[no-any-return]
+        return self._legal_list()[:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability) of each outcome of this chance node."""
@@ -171,6 +237,13 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self.chance.outcomes(self)
 
     def _apply_action(self, action: int) -> None:
+        legal = self._legal
+        if legal is not None and type(action) is int and action in legal:
+            # A legal decision by the list `legal_actions` made (its usual caller's path).
+            self._rewards = _zeros(len(self._rewards))
+            self.chance.apply_action(self, action)
+            self._find_player()
+            return
         if self.pending is not None:
             if not self.chance.is_possible(self, action):
                 outcomes = [a for a, _ in self.chance.outcomes(self)]
@@ -267,6 +340,20 @@ class OpenSpielObserver:
     (`Game.render_text` for the player, legal actions listed when it acts), and, for the
     information state, a digest of the observation, so that two different observations
     never share an information state string.
+
+    Args:
+        game: the game observed.
+        iig_obs_type: OpenSpiel's `IIGObservationType` (None: the observation); ours is
+            one player's view (`public_info=True`, `private_info=SINGLE_PLAYER`), the
+            information state when `perfect_recall` is set.
+        params: observation parameters; none are supported (None or empty).
+
+    Attributes:
+        tensor: (obs_dim,) float32, the last observation written by `set_from`.
+        dict: {"observation": tensor}, OpenSpiel's named view of `tensor`.
+
+    Raises:
+        ValueError: `params` given, or an observation type other than one player's.
     """
 
     def __init__(self, game: OpenSpielGame, iig_obs_type: Any, params: Mapping[str, Any] | None):
@@ -286,6 +373,7 @@ class OpenSpielObserver:
         self._info = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         self.tensor = np.zeros(game.ours.obs_dim, dtype=np.float32)
         self.dict = {"observation": self.tensor}
+        self._row = self.tensor.reshape(1, -1)  # the tensor as the kernels' (1, obs_dim)
 
     def set_from(self, state: OpenSpielState, player: int) -> None:
         """Write `player`'s observation of `state` into `tensor` (zeros before the set-up
@@ -293,7 +381,15 @@ class OpenSpielObserver:
         s = state.engine
         if s is None:
             self.tensor.fill(0)
-        else:
+        elif (
+            type(player) is int
+            and 0 <= player < len(state._returns)
+            and state.ours is self._ours
+            and self._row.base is self.tensor
+        ):
+            calls = state._engine.calls
+            (calls or state._calls()).observe(player, self._row)
+        else:  # the engine's checks and their messages
             self.tensor[:] = self._ours.observe(s, seat=int(player))[0]
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
@@ -314,7 +410,15 @@ class OpenSpielObserver:
 
 
 class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
-    """One of our games as a `pyspiel.Game` (subclassed per game by `register`)."""
+    """One of our games as a `pyspiel.Game` (subclassed per game by `register`).
+
+    Args:
+        params: the game's OpenSpiel parameters (`players` and the engine's `Config`
+            fields, `parameter_specification`); None or missing ones take the defaults.
+
+    Raises:
+        ValueError, TypeError: a parameter the engine's `Config` rejects, naming it.
+    """
 
     ours: ClassVar[Game[Any, Any]]
     chance: ClassVar[ChanceModel]
@@ -354,7 +458,13 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> OpenSpielObserver:
-        """The observer OpenSpiel's observation and information-state calls use."""
+        """The observer OpenSpiel's observation and information-state calls use.
+
+        Args:
+            iig_obs_type: OpenSpiel's `IIGObservationType`, None for the observation
+                (see `OpenSpielObserver`).
+            params: observation parameters; none are supported.
+        """
         return OpenSpielObserver(self, iig_obs_type, params)
 
 
@@ -465,7 +575,7 @@ def register(game: str | Game[Any, Any], chance: ChanceModel | None = None) -> t
     state_class = type(
         f"{title}OpenSpielState",
         (OpenSpielState,),
-        {"ours": ours, "chance": chance, "__module__": __name__},
+        {"ours": ours, "chance": chance, "kernels": Kernels(ours), "__module__": __name__},
     )
     game_class = type(
         f"{title}OpenSpielGame",

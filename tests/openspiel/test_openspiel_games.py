@@ -335,3 +335,85 @@ def test_only_a_players_own_observation_is_offered() -> None:
         make_observation(game, public)
     with pytest.raises(ValueError, match="not supported"):
         game.make_py_observer(None, {"x": 1})
+
+
+@pytest.mark.parametrize("name", ["python_kanaloa(players=4)", "python_kahuna", "python_kuhn"])
+def test_the_python_side_answers_agree_with_the_engine_and_cpp(name: str) -> None:
+    """`legal_actions`, `is_chance_node`, `is_player_node` answered in Python and the
+    observer's compiled path give what the engine and OpenSpiel's C++ calls give."""
+    game = pyspiel.load_game(name)
+    ours = game.ours
+    P = game.num_players()
+    obs_type = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    observer = game.make_py_observer(obs_type)
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        st = game.new_initial_state()
+        while True:
+            player = st.current_player()
+            assert st.is_chance_node() == pyspiel.State.is_chance_node(st) == (player == -1)
+            assert st.is_player_node() == pyspiel.State.is_player_node(st) == (player >= 0)
+            assert st.legal_actions() == pyspiel.State.legal_actions(st)
+            for p in range(P):
+                assert st.legal_actions(p) == pyspiel.State.legal_actions(st, p)
+            if st.is_terminal():
+                assert st.legal_actions() == []
+                break
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                assert st.legal_actions() == [a for a, _ in outcomes]
+                actions, probs = zip(*outcomes, strict=True)
+                st.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            legal = st.legal_actions()
+            assert legal == np.flatnonzero(st.engine.legal[0]).tolist()
+            legal.append(-7)  # a caller's list is its own
+            assert st.legal_actions() == legal[:-1]
+            for p in range(P):
+                observer.set_from(st, p)
+                want = ours.observe(st.engine, seat=p)[0]
+                np.testing.assert_array_equal(observer.tensor, want)
+                np.testing.assert_array_equal(st.information_state_tensor(p), want)
+                observer.set_from(st, np.int64(p))  # the engine's own path, same result
+                np.testing.assert_array_equal(observer.tensor, want)
+            with pytest.raises(ValueError, match="seat"):
+                observer.set_from(st, P)
+            st.apply_action(int(rng.choice(legal[:-1])))
+
+
+@pytest.mark.parametrize(
+    "name", ["python_kanaloa(players=3)", "python_kanaloa(players=5)", "python_kahuna"]
+)
+def test_is_possible_agrees_with_the_listed_outcomes(name: str) -> None:
+    """The models' quick `is_possible` answers as the listing of `chance_outcomes` does
+    (the base `ChanceModel.is_possible`), for every action at every chance node."""
+    from kanaloa_env.openspiel import ChanceModel
+
+    game = pyspiel.load_game(name)
+    rng = np.random.default_rng(11)
+    outcomes = range(-2, game.max_chance_outcomes() + 2)
+    st = game.new_initial_state()
+    while not st.is_terminal():
+        if st.is_chance_node():
+            for o in outcomes:
+                assert st.chance.is_possible(st, o) == ChanceModel.is_possible(st.chance, st, o)
+            actions, probs = zip(*st.chance_outcomes(), strict=True)
+            st.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            st.apply_action(int(rng.choice(st.legal_actions())))
+
+
+@pytest.mark.parametrize("name", ["python_kanaloa", "python_kahuna"])
+def test_our_games_call_their_compiled_kernels_directly(name: str) -> None:
+    """Kanaloa's and Kahuna's states find their engine's compiled step and observation
+    (`single.OneGame`), not the slower public-API fallback (which a change of the
+    engines' layout would select without any other sign)."""
+    from kanaloa_env.core.kernels import JIT_DISABLED
+    from kanaloa_env.openspiel.single import OneGame
+
+    if JIT_DISABLED:
+        pytest.skip("under NUMBA_DISABLE_JIT the public calls are the path")
+    st = _random_state(pyspiel.load_game(name), 2, 1)
+    assert type(st._calls()) is OneGame
