@@ -413,7 +413,7 @@ class KahunaChance(ChanceModel):
       pile's size. The engine shuffles the pile in advance (its key orders it); drawing
       the top of a uniformly shuffled pile and drawing uniformly from the pile at the
       moment are the same distribution, and only the second keeps future cards out of
-      the state, so the outcome is moved to the top of the engine's pile and the
+      the state, so the outcome is swapped onto the top of the engine's pile and the
       engine's own step then takes it.
     - The reshuffle after a scoring (K7.3): the new face-up row, slot by slot, drawn
       from the shuffled discards the same way; the rest form the new pile. (The engine
