@@ -526,10 +526,9 @@ class Game(Generic[S, C]):
 
     def observed_table_sizes(self, observations: np.ndarray) -> np.ndarray:
         """(b,) int64: the table size each row of `observations`, (b, obs_dim), was encoded
-        for (a
-        policy file's network is chosen by it). The default serves a game with one table
-        size; a game with several reads it from the observation (ValueError for a row
-        that does not say)."""
+        for (a policy file's network is chosen by it). The default serves a game with one
+        table size; a game with several reads it from the observation (ValueError for a
+        row that does not say)."""
         if len(self.player_counts) != 1:
             raise NotImplementedError(f"{self.name} must read the table size from observations")
         return np.full(len(observations), self.player_counts[0], dtype=np.int64)
