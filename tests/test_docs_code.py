@@ -29,7 +29,7 @@ DOCS = ROOT / "docs"
 SNIPPET_PAGES = {"integrations.md", "integrations-rllib.md"}
 # Pages whose blocks another test already runs in page order in one namespace, with the
 # checks of its own: not run twice (CI's time).
-RUN_ELSEWHERE = {"belief.md": ROOT / "tests" / "core" / "test_belief.py"}
+RUN_ELSEWHERE = {"belief.md": ROOT / "tests" / "core" / "kanaloa" / "test_belief.py"}
 
 _BLOCK = re.compile(
     r"^(?:<!-- not run: (?P<reason>.*?) -->\n)?```python\n(?P<code>.*?)^```\n"

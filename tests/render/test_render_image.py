@@ -18,7 +18,7 @@ from kanaloa_env.games.kanaloa.image import HEIGHT, SUIT_COLORS, WIDTH, render_i
 from kanaloa_env.records import load_record, record_bot_game, replay_states
 from kanaloa_env.render.gif import save_gif
 
-SCENARIO = Path(__file__).resolve().parent / "scenarios" / "scenario_md_example.json"
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "scenario_md_example.json"
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from kanaloa_env.core.kanaloa.constants import REMOVE_BASE
 from kanaloa_env.drawing.terminal import WIDTH
 from kanaloa_env.render import render_text
 
-SCENARIO = Path(__file__).parent / "scenarios" / "scenario_md_example.json"
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "scenario_md_example.json"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
