@@ -27,59 +27,13 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-from web_kit import serve  # noqa: E402
 
-from kanaloa_env.bots import make_bot  # noqa: E402
 from kanaloa_env.games import get_game  # noqa: E402
 from kanaloa_env.records import (  # noqa: E402
     describe_step,
     load_records,
-    record_bot_game,
     replay,
-    save_records,
 )
-from kanaloa_env.web import create_app  # noqa: E402
-from kanaloa_env.web.local import chromium_launch_options, chromium_path  # noqa: E402
-from kanaloa_env.web.session import Catalogue  # noqa: E402
-
-CHROMIUM = chromium_path()
-
-
-def _missing(why: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"the browser tests must run in CI: {why}")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("Playwright is not installed (pip install playwright)")
-    if not os.path.exists(CHROMIUM):
-        _missing("Debian's chromium is not installed (apt-get install -y chromium)")
-    with sync_playwright() as p:
-        # Playwright makes a fresh user-data folder for the launch and deletes it after.
-        b = p.chromium.launch(**chromium_launch_options())
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def record_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("records")
-    g = get_game("kahuna")
-    bots = [make_bot("random", g), make_bot("heuristic", g)]
-    save_records(folder / "kahuna.jsonl", [record_bot_game(g.make_config(), bots, seed=8)])
-    return folder
-
-
-@pytest.fixture(scope="module")
-def site(record_dir: Path) -> Iterator[str]:
-    app = create_app(Catalogue.from_paths(record_dirs=[str(record_dir)]), ["127.0.0.1"])
-    with serve(app) as client:
-        yield client.base
 
 
 @pytest.fixture

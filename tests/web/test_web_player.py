@@ -11,7 +11,6 @@ except under CI (`CI=true`), where that is a failure.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,50 +19,10 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-from web_kit import serve  # noqa: E402
+from web_kit import missing  # noqa: E402
 
-from kanaloa_env.bots import make_bot  # noqa: E402
 from kanaloa_env.games import get_game  # noqa: E402
-from kanaloa_env.records import load_records, record_bot_game, replay, save_records  # noqa: E402
-from kanaloa_env.web import create_app  # noqa: E402
-from kanaloa_env.web.local import chromium_launch_options, chromium_path  # noqa: E402
-from kanaloa_env.web.session import Catalogue  # noqa: E402
-
-
-def _missing(why: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"the browser tests must run in CI: {why}")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("Playwright is not installed (pip install playwright)")
-    if not os.path.exists(chromium_path()):
-        _missing("Debian's chromium is not installed (apt-get install -y chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(**chromium_launch_options())
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def record_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("records")
-    g = get_game("kahuna")
-    bots = [make_bot("random", g), make_bot("heuristic", g)]
-    save_records(folder / "kahuna.jsonl", [record_bot_game(g.make_config(), bots, seed=8)])
-    return folder
-
-
-@pytest.fixture(scope="module")
-def site(record_dir: Path) -> Iterator[str]:
-    app = create_app(Catalogue.from_paths(record_dirs=[str(record_dir)]), ["127.0.0.1"])
-    with serve(app) as client:
-        yield client.base
+from kanaloa_env.records import load_records, replay  # noqa: E402
 
 
 class Page:
@@ -470,7 +429,7 @@ def _serious(pg: Any) -> list[str]:
     try:
         from axe_playwright_python.sync_playwright import Axe
     except ImportError:
-        _missing("axe-playwright-python is not installed (pip install -e '.[dev]')")
+        missing("axe-playwright-python is not installed (pip install -e '.[dev]')")
     results = Axe().run(pg)
     return [
         f"{v['id']} ({v['impact']}): {v['help']}: "

@@ -4,6 +4,7 @@ and a small HTTP client (the standard library's) to talk to it."""
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -12,7 +13,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from kanaloa_env.web.local import serve_in_thread
+
+
+def missing(why: str) -> None:
+    """A browser test's missing piece (Playwright, Chromium, axe): a failure in CI, where
+    the browser tests must run, a skip elsewhere."""
+    if os.environ.get("CI"):
+        pytest.fail(f"the browser tests must run in CI: {why}")
+    pytest.skip(why)
 
 
 @dataclass
