@@ -27,7 +27,10 @@ The games are a `kanaloa_env.core.gpu.DeviceState` (the game's `gpu_engine()`); 
    plays on the device (`Game.gpu_bot`: both games' "heuristic") in rounds likewise;
    any other bot (a `kanaloa_env.bots.make_bot` spec such as "net" or "search")
    through a copy of the batch to the host in each round, for evaluation rather than
-   speed;
+   speed; a mixture (`opponents` a list of such policies and bots, not "random"),
+   one member for all the opponent seats of each game slot (`opponent_slots`), in
+   the same rounds: each torch policy asked on its own slots' rows only, each bot
+   where a game of its slots is pending;
 3. a game that ended reports its end in `info` and starts again in place: slot `i`'s
    `k`-th game is game `k * N + i` of the stream `seed` (`rng.game_keys`), its learner
    in seat `game % P` (`learner_seat="rotate"`) or the given seat.
@@ -41,7 +44,7 @@ for tests on small batches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,6 +52,7 @@ import numpy as np
 from ..core import gpu
 from ..core.batch import check_positive_int
 from ..core.rng import check_seed, seed_base
+from ..drawing.terminal import plural
 from ..games import get_game
 from ..games.protocol import Game
 
@@ -71,7 +75,18 @@ class GpuVectorEnv:
             tensors of the players to act; (N,) integer actions, read where an
             opponent is to act), or any other `make_bot` spec ("heuristic", a policy
             file): on the device where the game gives it (`Game.gpu_bot`: the
-            heuristics), else on the CPU through a copy of the batch.
+            heuristics), else on the CPU through a copy of the batch. Or a mixture: a
+            list (or tuple) of members, each a torch policy or a `make_bot` spec as
+            above but not "random" (random opponents play inside the kernel for every
+            game); a torch member is called with the (n_m, obs_dim) and (n_m, A)
+            tensors of the n_m slots it plays and returns (n_m,) integer actions. A
+            torch module the caller updates in place plays its new weights from the
+            next round on.
+        opponent_slots: with a mixture, (N,) integers in 0..M-1 (a numpy array, a
+            sequence or a tensor): the member that plays all the opponent seats of
+            each game slot, for all of that slot's games; None (default) gives slot
+            g member g % M. Only with a mixture. Read back as the `opponent_slots`
+            attribute.
         learner_seat: `"rotate"` (game `k` of the stream: seat `k % P`) or a seat.
         seed: the stream of the games (0..2**64-1).
         validate: check the learner's actions against the masks in every step (one
@@ -90,7 +105,8 @@ class GpuVectorEnv:
         *,
         game: str | Game[Any, Any] | None = None,
         num_players: int | None = None,
-        opponents: Opponent = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
+        opponent_slots: Any = None,
         learner_seat: str | int = "rotate",
         seed: int = 0,
         validate: bool = True,
@@ -122,7 +138,18 @@ class GpuVectorEnv:
         self._bot: Any = None
         self._bot_player: Any = None
         self._policy: Callable[[Any, Any], Any] | None = None
-        if not self._random:
+        self._mixture: list[tuple[Callable[[Any, Any], Any] | None, Any]] | None = None
+        self._slots: np.ndarray | None = None
+        if isinstance(opponents, (list, tuple)):
+            self._mixture = _mixture_members(opponents, self.game)
+            self._slots = _check_slots(opponent_slots, self.num_envs, len(self._mixture))
+            self.opponents = tuple(opponents)
+        elif opponent_slots is not None:
+            raise ValueError(
+                "opponent_slots is for a mixture of opponents (opponents a list of members); "
+                f"got opponents={opponents!r}: pass opponent_slots=None, or opponents as a list"
+            )
+        elif not self._random:
             if callable(opponents) and not hasattr(opponents, "act"):
                 self._policy = opponents
             else:
@@ -162,6 +189,8 @@ class GpuVectorEnv:
         self._opp_actions = cuda.to_device(np.zeros(N, np.int64))
         if self._bot is not None:
             self._bot_player = bot_player(self.game, self._bot, np.random.default_rng(self.seed))
+        if self._mixture is not None:
+            self._place_mixture()
         self._play_opponents()
         if self._out.copy_to_host()[:, learner.ENDED].any():
             raise RuntimeError("a game ended before the learner's first decision")
@@ -222,6 +251,12 @@ class GpuVectorEnv:
         self._require()
         return gpu.as_torch(self._learner)
 
+    @property
+    def opponent_slots(self) -> np.ndarray | None:
+        """(N,) int64 read-only numpy array: the member of the mixture `opponents` that
+        plays the opponent seats of each game slot; None when `opponents` is not a list."""
+        return self._slots
+
     # ---- internals ------------------------------------------------------------------
 
     def _require(self) -> gpu.DeviceState:
@@ -280,6 +315,8 @@ class GpuVectorEnv:
 
     def _opponent_actions(self, state: gpu.DeviceState) -> Any:
         """(N,) device actions of the opponents to act (read where `_pending`)."""
+        if self._mixture is not None:
+            return self._mixture_actions(state)
         if self._policy is not None:
             obs = gpu.as_torch(self.engine.observe(state, out=self._opp_obs))
             got = self._policy(obs, gpu.as_torch(state.legal))
@@ -295,6 +332,104 @@ class GpuVectorEnv:
                 raise ValueError(f"the opponent policy chose {bad} illegal actions")
             return actions
         return self._bot_player.actions(state, self._pending, self._opp_actions)
+
+    def _place_mixture(self) -> None:
+        """The device side of the mixture, once per `reset`: for each member owning some
+        slots, its flags over the N games and, for a torch policy, its rows (both None
+        when it owns every slot: it then plays as it would alone); the torch views the
+        rounds write through."""
+        import torch
+
+        assert self._mixture is not None and self._slots is not None
+        N = self.num_envs
+        self._pending_t = gpu.as_torch(self._pending)
+        self._actions_t = gpu.as_torch(self._opp_actions)
+        self._where = gpu.cuda_module().to_device(np.zeros(N, bool))
+        self._where_t = gpu.as_torch(self._where)
+        device = self._pending_t.device
+        rng = np.random.default_rng(self.seed)  # the host bots' generator, as for one bot
+        self._policies: list[tuple[int, Callable[[Any, Any], Any], Any, Any]] = []
+        self._players: list[tuple[Any, Any]] = []
+        policy_flags = np.zeros(N, bool)
+        for m, (policy, bot) in enumerate(self._mixture):
+            mine = self._slots == m
+            if not mine.any():
+                continue
+            flags = None if mine.all() else torch.from_numpy(mine).to(device)
+            if policy is not None:
+                policy_flags |= mine
+                rows = None if mine.all() else torch.from_numpy(np.flatnonzero(mine)).to(device)
+                self._policies.append((m, policy, rows, flags))
+            else:
+                self._players.append((bot_player(self.game, bot, rng), flags))
+        self._policy_flags = torch.from_numpy(policy_flags).to(device)
+
+    def _mixture_actions(self, state: gpu.DeviceState) -> Any:
+        """(N,) device actions of the mixture's opponents to act: each torch policy asked
+        on the rows of its slots only, each bot where a game of its slots is pending."""
+        import torch
+
+        if self._policies:
+            obs = gpu.as_torch(self.engine.observe(state, out=self._opp_obs))
+            mask = gpu.as_torch(state.legal)
+            for m, policy, rows, _ in self._policies:
+                got = policy(obs, mask) if rows is None else policy(obs[rows], mask[rows])
+                self._scatter(m, got, rows)
+            torch.logical_and(self._pending_t, self._policy_flags, out=self._where_t)
+            bad = self._device.count_illegal_where(self._opp_actions, state.legal, self._where)
+            if bad:
+                raise ValueError(
+                    f"the opponent policies chose {plural(bad, 'illegal action')} "
+                    f"({self._blame(state)})"
+                )
+        for player, flags in self._players:
+            if flags is None:
+                player.actions(state, self._pending, self._opp_actions)
+            else:
+                torch.logical_and(self._pending_t, flags, out=self._where_t)
+                player.actions(state, self._where, self._opp_actions)
+        return self._opp_actions
+
+    def _scatter(self, m: int, got: Any, rows: Any) -> None:
+        """Member `m`'s actions `got` (a policy's answer for `rows`, None: all N) into the
+        (N,) int64 opponent actions, after checking their shape and kind."""
+        import torch
+
+        if not _is_tensor(got):
+            got = torch.as_tensor(gpu.host_array(got))
+        n = self.num_envs if rows is None else len(rows)
+        kind = got.dtype
+        if (
+            tuple(got.shape) != (n,)
+            or kind.is_floating_point
+            or kind.is_complex
+            or kind == torch.bool
+        ):
+            raise ValueError(
+                f"the opponent policy opponents[{m}] must return ({n},) integer actions "
+                f"(one for each game slot it plays), got {got.dtype} {tuple(got.shape)}"
+            )
+        got = got.to(self._actions_t.device, torch.int64)
+        if rows is None:
+            self._actions_t.copy_(got)
+        else:
+            self._actions_t[rows] = got
+
+    def _blame(self, state: gpu.DeviceState) -> str:
+        """Which torch members chose the illegal actions, and how many (after a failed
+        check: one count a member)."""
+        import torch
+
+        parts = []
+        for m, _, _, flags in self._policies:
+            if flags is None:
+                self._where_t.copy_(self._pending_t)
+            else:
+                torch.logical_and(self._pending_t, flags, out=self._where_t)
+            bad = self._device.count_illegal_where(self._opp_actions, state.legal, self._where)
+            if bad:
+                parts.append(f"opponents[{m}] chose {bad}")
+        return ", ".join(parts)
 
 
 def bot_player(game: Game[Any, Any], bot: Any, rng: np.random.Generator) -> Any:
@@ -326,3 +461,70 @@ class _HostBotPlayer:
 
 def _is_tensor(value: object) -> bool:
     return type(value).__module__.startswith("torch")
+
+
+def _mixture_members(
+    opponents: list[Any] | tuple[Any, ...], game: Game[Any, Any]
+) -> list[tuple[Callable[[Any, Any], Any] | None, Any]]:
+    """The members of a mixture `opponents` as (torch policy, None) or (None, bot) pairs,
+    each checked (`GpuVectorEnv`'s `opponents`)."""
+    if not opponents:
+        raise ValueError(
+            "opponents is an empty list: a mixture needs at least one member (a torch "
+            "policy or a make_bot spec)"
+        )
+    from ..bots.registry import make_bot
+
+    members: list[tuple[Callable[[Any, Any], Any] | None, Any]] = []
+    for i, member in enumerate(opponents):
+        if isinstance(member, str) and member == "random":
+            raise ValueError(
+                f'opponents[{i}] is "random": random opponents play inside the kernel for '
+                'every game, so they cannot be one member of a mixture; pass opponents="random" '
+                "alone, or a random bot object (make_bot('random'), played on the host)"
+            )
+        if isinstance(member, (list, tuple, dict, set)) or member is None:
+            raise TypeError(
+                f"opponents[{i}] must be a torch policy opponent(obs, mask) -> actions or a "
+                f"make_bot spec (a name, a policy file, a bot), got {type(member).__name__}"
+            )
+        if callable(member) and not hasattr(member, "act"):
+            members.append((member, None))
+            continue
+        try:
+            members.append((None, make_bot(member, game=game)))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"opponents[{i}]: {exc}") from exc
+    return members
+
+
+def _check_slots(slots: Any, n: int, m: int) -> np.ndarray:
+    """The (n,) int64 read-only member index of each game slot: `slots` checked (integers
+    in 0..m-1), or slot g % m when None."""
+    if slots is None:
+        out = np.arange(n, dtype=np.int64) % m
+    else:
+        try:
+            values = gpu.host_array(slots)
+        except ValueError as exc:  # a ragged list, say
+            raise TypeError(f"opponent_slots must be ({n},) integers in 0..{m - 1}: {exc}") from exc
+        if values.dtype.kind not in "iu":
+            raise TypeError(
+                f"opponent_slots must be ({n},) integers in 0..{m - 1} (a member of opponents "
+                f"for each game slot), got {values.dtype}"
+            )
+        if values.shape != (n,):
+            raise ValueError(
+                f"opponent_slots must have shape ({n},) (one member for each game slot), "
+                f"got {values.shape}"
+            )
+        outside = (values < 0) | (values >= m)
+        if outside.any():
+            at = int(np.flatnonzero(outside)[0])
+            raise ValueError(
+                f"opponent_slots must be in 0..{m - 1} (indices into the "
+                f"{plural(m, 'member')} of opponents), got {values[at]} at slot {at}"
+            )
+        out = values.astype(np.int64)
+    out.flags.writeable = False
+    return out

@@ -1,6 +1,7 @@
 """`GpuVectorEnv` against a reference written on the CPU engine, game by game: the same
 learner actions and the same opponents give the same observations, rewards, ends and
-episode records, and finished games restart as the slot's next game of the stream."""
+episode records, and finished games restart as the slot's next game of the stream. With
+a mixture of opponents, each slot plays as the reference with that slot's member."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ class Reference:
     def __init__(self, game: Any, cfg: Any, slot: int, n: int, seed: int, opponents: str) -> None:
         self.game, self.cfg, self.n, self.seed, self.opponents = game, cfg, n, seed, opponents
         self.P = game.num_players_of(cfg)
+        self.bot = None if opponents in ("first", "random") else make_bot(opponents, game=game)
         self.next_id = slot
         self.start()
         self.acc = 0.0
@@ -46,9 +48,8 @@ class Reference:
         legal = self.state.legal[0]
         if self.opponents == "first":
             return int(legal.argmax())
-        if self.opponents == "heuristic":  # the CPU bot, through the public view
-            bot = make_bot("heuristic", game=self.game)
-            return int(bot_actions(bot, self.game, self.state, np.random.default_rng(0))[0])
+        if self.bot is not None:  # the CPU bot ("heuristic", "net"), through the public view
+            return int(bot_actions(self.bot, self.game, self.state, np.random.default_rng(0))[0])
         h = mix64(self.state.key[:1] ^ mix64(np.array([self.draws], dtype=np.uint64) ^ _SALT))[0]
         self.draws += 1
         k = int(h >> np.uint64(33)) % max(int(legal.sum()), 1)
@@ -107,8 +108,14 @@ def test_the_env_plays_what_the_reference_plays(name: str, options: dict, oppone
     n, seed = 5, 21
     policy = opponents if opponents != "first" else (lambda obs, mask: _first_legal(mask))
     env = GpuVectorEnv(n, game=name, opponents=policy, seed=seed, **options)
-    cfg = env.config
-    refs = [Reference(game, cfg, i, n, seed, opponents) for i in range(n)]
+    refs = [Reference(game, env.config, i, n, seed, opponents) for i in range(n)]
+    _play_along(env, refs, steps=70)
+
+
+def _play_along(env: GpuVectorEnv, refs: list[Reference], steps: int) -> None:
+    """Step `env` and the slots' references with the same learner actions (alternately the
+    first and the second legal one), checking observations, rewards and game ends."""
+    game, n = env.game, env.num_envs
     for r in refs:
         assert r.advance() is None
     obs = env.reset()
@@ -116,7 +123,7 @@ def test_the_env_plays_what_the_reference_plays(name: str, options: dict, oppone
     np.testing.assert_array_equal(obs.cpu().numpy(), want)
     np.testing.assert_array_equal(env.learner_seats.cpu().numpy(), [r.learner for r in refs])
     ends = 0
-    for t in range(70):
+    for t in range(steps):
         mask = env.action_masks().clone()
         actions = (
             _first_legal(mask)
@@ -227,3 +234,150 @@ def test_a_cpu_bot_plays_the_opponents_through_the_host() -> None:
         done_any |= bool(done.any())
     assert done_any
     assert obs.shape == (3, env.engine.obs_dim)
+
+
+class _Recorder:
+    """A torch policy (the first legal action) that records the shapes it is asked on."""
+
+    def __init__(self) -> None:
+        self.shapes: set[tuple[int, ...]] = set()
+
+    def __call__(self, obs: Any, mask: Any) -> Any:
+        assert obs.shape[0] == mask.shape[0]
+        self.shapes.add(tuple(obs.shape))
+        return _first_legal(mask)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "kinds", "slots"),
+    [
+        ("kahuna", {"max_turns": 30}, ["first", "heuristic"], [1, 0, 0, 1]),
+        ("kanaloa", {"num_players": 3, "max_rounds": 2}, ["heuristic", "first"], None),
+        ("kanaloa", {"num_players": 3, "max_rounds": 1}, ["first", "net"], [1, 1, 0]),
+    ],
+)
+def test_a_mixture_plays_each_slot_as_the_reference_with_its_member(
+    name: str, options: dict, kinds: list[str], slots: list[int] | None
+) -> None:
+    game = get_game(name)
+    n, seed = len(slots) if slots is not None else 3, 8
+    policy = _Recorder()
+    members = [policy if kind == "first" else kind for kind in kinds]
+    env = GpuVectorEnv(n, game=name, opponents=members, opponent_slots=slots, seed=seed, **options)
+    want_slots = np.arange(n) % len(kinds) if slots is None else np.array(slots)
+    np.testing.assert_array_equal(env.opponent_slots, want_slots)
+    refs = [Reference(game, env.config, i, n, seed, kinds[want_slots[i]]) for i in range(n)]
+    _play_along(env, refs, steps=50)
+    # asked on the rows of its own slots only
+    assert policy.shapes == {(int((want_slots == kinds.index("first")).sum()), env.engine.obs_dim)}
+    if "net" in kinds:
+        assert [type(p).__name__ for p, _ in env._players] == ["_HostBotPlayer"]
+
+
+@pytest.mark.parametrize("member", ["first", "heuristic"])
+def test_a_mixture_of_one_member_plays_as_that_member_alone(member: str) -> None:
+    n, options = 3, {"max_turns": 30}
+    alone_policy, mixed_policy = _Recorder(), _Recorder()
+    alone = GpuVectorEnv(
+        n, game="kahuna", opponents=alone_policy if member == "first" else member, seed=6, **options
+    )
+    mixed = GpuVectorEnv(
+        n,
+        game="kahuna",
+        opponents=[mixed_policy if member == "first" else member],
+        seed=6,
+        **options,
+    )
+    np.testing.assert_array_equal(mixed.opponent_slots, [0, 0, 0])
+    assert alone.opponent_slots is None
+    np.testing.assert_array_equal(alone.reset().numpy(), mixed.reset().numpy())
+    ends = 0
+    for t in range(40):
+        actions = (
+            _first_legal(alone.action_masks())
+            if t % 3
+            else alone.action_masks().to(torch.int64).cumsum(1).argmax(1)  # the last legal one
+        )
+        (o1, r1, d1, i1), (o2, r2, d2, i2) = alone.step(actions), mixed.step(actions)
+        np.testing.assert_array_equal(o1.numpy(), o2.numpy(), err_msg=f"step {t}")
+        np.testing.assert_array_equal(r1.numpy(), r2.numpy())
+        np.testing.assert_array_equal(d1.numpy(), d2.numpy())
+        for key in i1:
+            np.testing.assert_array_equal(i1[key].numpy(), i2[key].numpy(), err_msg=key)
+        ends += int(d1.sum())
+    assert ends >= 1
+    assert alone_policy.shapes == mixed_policy.shapes
+
+
+def test_a_mixture_checks_its_members_and_slots() -> None:
+    def policy(o: Any, m: Any) -> Any:
+        return _first_legal(m)
+
+    with pytest.raises(ValueError, match="opponents is an empty list"):
+        GpuVectorEnv(2, game="kahuna", opponents=[])
+    with pytest.raises(
+        ValueError, match=r"opponents\[1\] is \"random\": random opponents play inside"
+    ):
+        GpuVectorEnv(2, game="kahuna", opponents=[policy, "random"])
+    with pytest.raises(TypeError, match=r"opponents\[0\] must be a torch policy .* got list"):
+        GpuVectorEnv(2, game="kahuna", opponents=[[policy], "heuristic"])
+    with pytest.raises(TypeError, match=r"opponents\[1\]: "):
+        GpuVectorEnv(2, game="kahuna", opponents=["heuristic", 5])
+    with pytest.raises(ValueError, match=r"opponents\[0\]: .*nonsense"):
+        GpuVectorEnv(2, game="kahuna", opponents=("nonsense", policy))
+    for slots, error, words in [
+        ([0, 1, 0], ValueError, r"opponent_slots must have shape \(2,\)"),
+        (np.zeros((2, 1), np.int64), ValueError, r"opponent_slots must have shape \(2,\)"),
+        ([0.0, 1.0], TypeError, r"opponent_slots must be \(2,\) integers in 0..1"),
+        (np.array([True, False]), TypeError, r"opponent_slots must be \(2,\) integers"),
+        ([[0], 1], TypeError, r"opponent_slots must be \(2,\) integers"),
+        ([0, 2], ValueError, r"opponent_slots must be in 0..1 .* got 2 at slot 1"),
+        (torch.tensor([-1, 0]), ValueError, r"opponent_slots must be in 0..1 .* got -1 at slot 0"),
+    ]:
+        with pytest.raises(error, match=words):
+            GpuVectorEnv(2, game="kahuna", opponents=[policy, "heuristic"], opponent_slots=slots)
+    with pytest.raises(ValueError, match="opponent_slots is for a mixture"):
+        GpuVectorEnv(2, game="kahuna", opponents="heuristic", opponent_slots=[0, 0])
+    env = GpuVectorEnv(
+        3, game="kahuna", opponents=[policy, "heuristic"], opponent_slots=torch.tensor([1, 1, 0])
+    )
+    assert env.opponent_slots.dtype == np.int64 and env.opponent_slots.tolist() == [1, 1, 0]
+    with pytest.raises(ValueError, match="read-only"):
+        env.opponent_slots[0] = 0
+    with pytest.raises(AttributeError):
+        env.opponent_slots = np.zeros(3, np.int64)  # type: ignore[misc]
+    assert GpuVectorEnv(
+        5, game="kahuna", opponents=(policy, "heuristic")
+    ).opponent_slots.tolist() == [0, 1, 0, 1, 0]
+
+
+def test_a_mixture_checks_what_its_policies_answer() -> None:
+    def liar(o: Any, m: Any) -> Any:
+        return (~m).to(torch.int64).argmax(1)
+
+    honest = _Recorder()
+    env = GpuVectorEnv(
+        4,
+        game="kahuna",
+        seed=4,
+        opponents=["heuristic", liar, honest],
+        opponent_slots=[1, 2, 1, 0],
+    )
+    # the liar alone is named, with all the illegal actions of the round
+    with pytest.raises(
+        ValueError, match=r"policies chose ([12]) illegal actions? \(opponents\[1\] chose \1\)$"
+    ):
+        env.reset()
+        for _ in range(60):
+            env.step(_first_legal(env.action_masks()))
+    wrong = GpuVectorEnv(
+        3,
+        game="kahuna",
+        seed=4,
+        opponents=[lambda o, m: _first_legal(torch.ones(3, 2)), "heuristic"],
+        opponent_slots=[0, 1, 0],
+    )
+    with pytest.raises(ValueError, match=r"opponents\[0\] must return \(2,\) integer actions"):
+        wrong.reset()
+        for _ in range(60):
+            wrong.step(_first_legal(wrong.action_masks()))
