@@ -493,8 +493,10 @@ def _mixture_members(
             continue
         try:
             members.append((None, make_bot(member, game=game)))
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"opponents[{i}]: {exc}") from exc
+        except TypeError as exc:
+            raise TypeError(f"opponents[{i}]: {exc}") from exc
+        except ValueError as exc:
+            raise ValueError(f"opponents[{i}]: {exc}") from exc
     return members
 
 
