@@ -6,6 +6,9 @@
 #     bash benchmarks/gpu_session.sh bench     # about 5 minutes: bench_gpu.py (engines, CPU, pgx, PPO)
 #     bash benchmarks/gpu_session.sh recipe    # the Kahuna recipe on the GPU, then its arena
 #     bash benchmarks/gpu_session.sh           # all three, one after the other
+#     bash benchmarks/gpu_session.sh window    # one window: what is unmeasured, then the
+#                                              # campaigns train (benchmarks/gpu_window.py;
+#                                              # further options go to it)
 #
 # (The device tool runs one command for 10 minutes at most: call the two halves apart.)
 # Each step has a time limit and its own output file; a step that fails is recorded in
@@ -70,6 +73,12 @@ if [ ! -f "$OUT/machine.txt" ]; then
     if [ -d wheels ]; then
         python -m pip install --no-index --find-links wheels $WHEELS >"$OUT/pip.txt" 2>&1 || true
     fi
+fi
+
+if [ "$PART" = window ]; then
+    shift
+    python benchmarks/gpu_window.py --out "$OUT" "$@"
+    exit $?
 fi
 
 if [ "$PART" = all ] || [ "$PART" = checks ]; then

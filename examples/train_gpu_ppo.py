@@ -56,6 +56,7 @@ import numpy as np
 
 from kanaloa_env.training import GracefulStop, file_log, ppo, run_script
 from kanaloa_env.training.cli import parse_game, parse_layer_sizes, require, script_parser
+from kanaloa_env.training.gpu_ppo import Rollout, greedy_win_rate
 
 _TRAIN_STREAM, _EVAL_STREAM, _CLONE_STREAM = 21, 22, 23
 NO_GPU_EXIT = 2
@@ -133,76 +134,6 @@ def torch_device() -> Any:
         )
         raise SystemExit(NO_GPU_EXIT)
     return torch.device("cuda")
-
-
-def gae(rew: Any, val: Any, done: Any, last_val: Any, gamma: float, lam: float) -> Any:
-    """(T, N) GAE advantages of T steps of N games: `rew`, `val`, `done` (T, N), `last_val`
-    (N,) the value after the last step; a game that ended (`done`) starts a new chain."""
-    import torch
-
-    adv = torch.zeros_like(rew)
-    nxt_adv = torch.zeros_like(last_val)
-    nxt_val = last_val
-    for t in range(rew.shape[0] - 1, -1, -1):
-        keep = (~done[t]).to(rew.dtype)
-        delta = rew[t] + gamma * nxt_val * keep - val[t]
-        nxt_adv = delta + gamma * lam * keep * nxt_adv
-        adv[t] = nxt_adv
-        nxt_val = val[t]
-    return adv
-
-
-class Rollout:
-    """T steps of N games in device tensors (the buffers are reused every rollout)."""
-
-    def __init__(self, env: Any, steps: int, device: Any) -> None:
-        import torch
-
-        N, T = env.num_envs, steps
-        self.env, self.steps = env, steps
-        self.obs = torch.zeros((T, N, env.engine.obs_dim), dtype=torch.float32, device=device)
-        self.mask = torch.zeros((T, N, env.engine.num_actions), dtype=torch.bool, device=device)
-        z = {"device": device}
-        self.act = torch.zeros((T, N), dtype=torch.int64, **z)
-        self.logp, self.val, self.rew = (torch.zeros((T, N), **z) for _ in range(3))
-        self.done = torch.zeros((T, N), dtype=torch.bool, **z)
-        self.won: list[float] = []
-
-    def collect(self, actor: Any, critic: Any, obs: Any, gen: Any) -> Any:
-        """Play T steps from the current observations `obs`; the observations after."""
-        import torch
-
-        for t in range(self.steps):
-            mask = self.env.action_masks()
-            a, logp = ppo.sample_actions(actor, obs, mask, gen)
-            with torch.no_grad():
-                v = critic(obs)[:, 0]
-            self.obs[t].copy_(obs)
-            self.mask[t].copy_(mask)
-            self.act[t], self.logp[t], self.val[t] = a, logp, v
-            obs, reward, done, info = self.env.step(a)
-            self.rew[t].copy_(reward)
-            self.done[t].copy_(done)
-            if bool(done.any()):
-                self.won.extend(info["won"][done].float().tolist())
-        return obs
-
-    def batch(self, critic: Any, obs: Any, gamma: float, lam: float) -> dict[str, Any]:
-        """The rollout's transitions, flat, with advantages and returns."""
-        import torch
-
-        with torch.no_grad():
-            last = critic(obs)[:, 0]
-        adv = gae(self.rew, self.val, self.done, last, gamma, lam)
-        flat = {
-            "obs": self.obs.flatten(0, 1),
-            "mask": self.mask.flatten(0, 1),
-            "act": self.act.flatten(),
-            "logp": self.logp.flatten(),
-            "adv": adv.flatten(),
-        }
-        flat["ret"] = flat["adv"] + self.val.flatten()
-        return flat
 
 
 def warm_start(
@@ -284,8 +215,6 @@ def warm_start(
 def evaluate(actor: Any, args: argparse.Namespace, opponents: Any, device: Any) -> float:
     """Win rate of the greedy actor in the first game of each of `--eval-games` slots of
     the evaluation stream, against `opponents`."""
-    import torch
-
     from kanaloa_env.wrappers.gpu_vector import GpuVectorEnv
 
     env = GpuVectorEnv(
@@ -296,17 +225,7 @@ def evaluate(actor: Any, args: argparse.Namespace, opponents: Any, device: Any) 
         seed=ppo.stream_seed(args.seed, _EVAL_STREAM),
         validate=False,
     )
-    obs = env.reset()
-    won = torch.zeros(args.eval_games, dtype=torch.bool, device=device)
-    finished = torch.zeros_like(won)
-    while not bool(finished.all()):
-        with torch.no_grad():
-            a = actor(obs).masked_fill(~env.action_masks(), -torch.inf).argmax(1)
-        obs, _, done, info = env.step(a)
-        first = done & ~finished
-        won |= first & info["won"]
-        finished |= done
-    return float(won.float().mean())
+    return greedy_win_rate(actor, env)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

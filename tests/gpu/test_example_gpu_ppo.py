@@ -18,8 +18,7 @@ pytest.importorskip("numba_cuda", reason="the GPU example needs numba-cuda (the 
 from interrupt_kit import interrupt_when  # noqa: E402
 from sim_kit import ROOT, simulator_env  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "examples"))
-from train_gpu_ppo import gae  # noqa: E402
+from kanaloa_env.training.gpu_ppo import gae  # noqa: E402
 
 SCRIPT = str(ROOT / "examples" / "train_gpu_ppo.py")
 TINY = (

@@ -43,6 +43,10 @@ def test_the_gpu_vector_env_in_the_simulator() -> None:
     _passed(run_simulated("test_sim_env.py"))
 
 
+def test_training_campaigns_in_the_simulator() -> None:
+    _passed(run_simulated("test_sim_campaign.py"))
+
+
 def _python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env, cwd=ROOT
