@@ -385,13 +385,16 @@ class Campaign:
             "wall_s": wall,
             "decisions_per_s": n / wall,
             "rollout_s": rollout_s,
+            "networks_s": roll.seconds["policy"],
+            "env_s": roll.seconds["env"],
             "update_s": update_s,
             "sampled_win_rate": float(np.mean(won)) if won else math.nan,
             **stats,
         }
         self.log(
             f"{self.name}: chunk {c + 1}, {p['decisions']:,} decisions: "
-            f"{figures['decisions_per_s']:,.0f} learner decisions/s (rollout {rollout_s:.1f}s, "
+            f"{figures['decisions_per_s']:,.0f} learner decisions/s (rollout {rollout_s:.1f}s: "
+            f"networks {roll.seconds['policy']:.1f}s, env and opponents {roll.seconds['env']:.1f}s; "
             f"update {update_s:.1f}s); sampled play won {figures['sampled_win_rate']:.3f} of "
             f"{len(won)} games; " + ", ".join(f"{k} {v:.4f}" for k, v in stats.items())
         )

@@ -70,14 +70,22 @@ class Rollout:
         self.logp, self.val, self.rew = (torch.zeros((T, N), **z) for _ in range(3))
         self.done = torch.zeros((T, N), dtype=torch.bool, **z)
         self.won: list[float] = []
+        # Wall seconds of the rollouts so far in the networks (sampling, values) and in the
+        # env's steps (learner actions, opponents, restarts): the device is synchronised
+        # between the two, so a CUDA run's profile is not hidden in the next sync.
+        self.seconds = {"policy": 0.0, "env": 0.0}
 
     def collect(self, actor: Any, critic: Any, obs: Any, gen: Any) -> Any:
         """Play T steps from the current (N, obs_dim) observations `obs`, the actions
         sampled from `actor` with the torch generator `gen`, valued by `critic`; the
         observations after. The wins of the games that ended are appended to `won`."""
+        import time
+
         import torch
 
+        sync = torch.cuda.synchronize if obs.is_cuda else (lambda: None)
         for t in range(self.steps):
+            t0 = time.perf_counter()
             mask = self.env.action_masks()
             a, logp = ppo.sample_actions(actor, obs, mask, gen)
             with torch.no_grad():
@@ -85,7 +93,12 @@ class Rollout:
             self.obs[t].copy_(obs)
             self.mask[t].copy_(mask)
             self.act[t], self.logp[t], self.val[t] = a, logp, v
+            sync()
+            t1 = time.perf_counter()
             obs, reward, done, info = self.env.step(a)
+            sync()
+            self.seconds["policy"] += t1 - t0
+            self.seconds["env"] += time.perf_counter() - t1
             self.rew[t].copy_(reward)
             self.done[t].copy_(done)
             if bool(done.any()):
