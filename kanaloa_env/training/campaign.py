@@ -53,6 +53,7 @@ from kanaloa_env.training.campaign_file import (
     file_sha256,
     load_campaign,
     load_recipe,
+    needs_start,
     new_progress,
     save_campaign,
 )
@@ -177,25 +178,20 @@ class Campaign:
         self.progress: dict[str, Any] = {}
         candidates = [self.paths["campaign"], *(Path(p) for p in resume_from)]
         states = [load_campaign(p, r) for p in candidates if p.is_file()]
-        net_path = self._net_path() if r.init == "net" or r.opponents == "league" else None
-        sha = file_sha256(net_path) if net_path else None
+        self.start: dict[str, np.ndarray] | None = None
         if states:
-            state = max(states, key=lambda s: s.progress["chunks"])
-            self._restore(state)
-            if self.progress["init_sha256"] != sha:
-                raise ValueError(
-                    f"campaign {self.name!r} started from a shipped policy file of sha256 "
-                    f"{self.progress['init_sha256']}, and {net_path} now has {sha}: its league "
-                    "or start would differ; start a new campaign folder"
-                )
+            self._restore(max(states, key=lambda s: s.progress["chunks"]))
             log(
                 f"{self.name}: resumed at chunk {self.progress['chunks']}, "
                 f"{self.progress['decisions']:,} decisions"
             )
         else:
-            self.progress = new_progress(sha)
-            if r.init == "net":
-                self._start_from_net(net_path)
+            path = self._net_path() if needs_start(r) else None
+            self.progress = new_progress(file_sha256(path) if path else None)
+            if path:
+                self.start = self._shipped_params(path)
+            if r.init == "net" and self.start is not None:
+                _load_params(self.actor, self.start)
             log(f"{self.name}: started from its recipe ({r.init})")
 
     # ---- the file ------------------------------------------------------------------
@@ -211,21 +207,22 @@ class Campaign:
             )
         return path
 
-    def _start_from_net(self, path: str | None) -> None:
+    def _shipped_params(self, path: str) -> dict[str, np.ndarray]:
+        """The shipped policy file at `path` as the actor's parameters (same layers)."""
         from kanaloa_env.bots.policy_file import load_policy
 
-        assert path is not None
         weights = load_policy(path)
         if weights.hidden_sizes != list(self.recipe.hidden) or weights.activation != "relu":
             raise ValueError(
-                f"recipe init 'net': {path} has hidden layers {weights.hidden_sizes} "
-                f"({weights.activation}); the recipe's are {list(self.recipe.hidden)} (relu)"
+                f"recipe init 'net' or a league: {path} has hidden layers "
+                f"{weights.hidden_sizes} ({weights.activation}); the recipe's are "
+                f"{list(self.recipe.hidden)} (relu)"
             )
         names = [k for k in self.actor.state_dict() if k.endswith("weight")]
         params = {}
         for name, (w, b) in zip(names, weights.layers, strict=True):
             params[name], params[name[: -len("weight")] + "bias"] = w, b
-        _load_params(self.actor, params)
+        return params
 
     def _restore(self, state: CampaignState) -> None:
         import torch
@@ -246,6 +243,7 @@ class Campaign:
             self.opt.load_state_dict(saved)
         self.best = state.best
         self.league = list(state.league)
+        self.start = state.start
 
     def state(self) -> CampaignState:
         """The campaign as it stands, as numpy arrays (what `save` writes)."""
@@ -267,6 +265,7 @@ class Campaign:
             adam=adam,
             best=self.best,
             league=list(self.league),
+            start=self.start,
         )
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -300,15 +299,8 @@ class Campaign:
         r = self.recipe
         if r.opponents == "heuristic":
             return {"opponents": "heuristic"}
-        from kanaloa_env.bots.policy_bot import to_torch
-        from kanaloa_env.bots.policy_file import load_policy
-
-        net = to_torch(load_policy(self._net_path())).to(self.device)
-
-        def shipped(obs: Any, mask: Any) -> Any:
-            with torch.no_grad():
-                return net(obs).masked_fill(~mask, -torch.inf).argmax(1)
-
+        assert self.start is not None
+        shipped = self._policy(self.start, sampled=False)
         gen = torch.Generator(device=self.device).manual_seed(chunk_seed(r.seed, OPPONENT, chunk))
         selves = [_params(self.actor), *self.league]
         members: list[Any] = ["heuristic", shipped]

@@ -25,6 +25,7 @@ arrays, stored uncompressed) holding exactly
 | `critic.{k}.weight`, `critic.{k}.bias` | float32 | the value network |
 | `adam.{i}.exp_avg`, `adam.{i}.exp_avg_sq`, `adam.{i}.step` | float32 | Adam's moments and step count of parameter i (the actor's, then the critic's), absent before the first update |
 | `best.{k}.weight`, ... | float32 | the actor of the best evaluation, absent before the first |
+| `start.{k}.weight`, ... | float32 | the shipped network the campaign started from or plays in its league (recipe `init: "net"` or `opponents: "league"`), copied when it started: a later shipped file changes nothing |
 | `league.{j}.{k}.weight`, ... | float32 | the j-th past self of the league (recipe `opponents: "league"`) |
 
 The random state is the recipe's seed and the chunk counter: every chunk of training
@@ -281,12 +282,14 @@ class CampaignState:
             (training calls), `best` (None or {"win_rate", "decisions"}), `league`
             (the learner decisions at which each past self was taken), `curve` (one
             point per evaluation: `CURVE_KEYS`), `init_sha256` (of the shipped policy
-            file the campaign started from or plays in its league, or None).
+            file the campaign copied as `start`, or None: a record of where it came from).
         actor, critic: the networks' parameters by state-dict name.
         adam: per parameter index (the actor's, then the critic's), `exp_avg`,
             `exp_avg_sq` and `step`; empty before the first update.
         best: the best evaluated actor's parameters, or None.
         league: the past selves' actor parameters, oldest first.
+        start: the shipped network's parameters as the campaign started (with recipe
+            `init` "net" or `opponents` "league"), else None.
     """
 
     recipe: Recipe
@@ -296,6 +299,7 @@ class CampaignState:
     adam: list[dict[str, np.ndarray]] = field(default_factory=list)
     best: dict[str, np.ndarray] | None = None
     league: list[dict[str, np.ndarray]] = field(default_factory=list)
+    start: dict[str, np.ndarray] | None = None
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Every array of the file by member name (`recipe` and `progress` included)."""
@@ -311,6 +315,8 @@ class CampaignState:
             out.update({f"best.{k}": v for k, v in self.best.items()})
         for j, past in enumerate(self.league):
             out.update({f"league.{j}.{k}": v for k, v in past.items()})
+        if self.start is not None:
+            out.update({f"start.{k}": v for k, v in self.start.items()})
         return out
 
 
@@ -462,7 +468,15 @@ def expected_shapes(recipe: Recipe, progress: Mapping[str, Any]) -> dict[str, tu
         shapes.update({f"best.{k}": s for k, s in actor.items()})
     for j in range(len(progress["league"])):
         shapes.update({f"league.{j}.{k}": s for k, s in actor.items()})
+    if needs_start(recipe):
+        shapes.update({f"start.{k}": s for k, s in actor.items()})
     return shapes
+
+
+def needs_start(recipe: Recipe) -> bool:
+    """Whether a campaign of `recipe` keeps the shipped network it started from or plays
+    (`init` "net" or a league)."""
+    return recipe.init == "net" or recipe.opponents == "league"
 
 
 def save_campaign(path: str | os.PathLike[str], state: CampaignState) -> None:
@@ -578,12 +592,13 @@ def _load(path: str) -> CampaignState:
         adam=adam,
         best=group["best"] or None,
         league=league,
+        start=group["start"] or None,
     )
 
 
 def _group(members: Mapping[str, np.ndarray]) -> dict[str, dict[str, np.ndarray]]:
     out: dict[str, dict[str, np.ndarray]] = {
-        k: {} for k in ("actor", "critic", "adam", "best", "league")
+        k: {} for k in ("actor", "critic", "adam", "best", "league", "start")
     }
     for name, a in members.items():
         head, _, rest = name.partition(".")

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kanaloa_env.training.campaign_file import CampaignState, Recipe, expected_shapes, new_progress
+from kanaloa_env.training.campaign_file import (
+    CampaignState,
+    Recipe,
+    expected_shapes,
+    needs_start,
+    new_progress,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = Recipe(game="kahuna", num_players=2, hidden=(8,), num_envs=3, minibatch=6, seed=3)
@@ -59,4 +65,5 @@ def tiny_state(
         adam=adam,
         best=arrays("best.") if best else None,
         league=[arrays(f"league.{j}.") for j in range(league)],
+        start=arrays("start.") if needs_start(recipe) else None,
     )

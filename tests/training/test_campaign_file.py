@@ -28,13 +28,19 @@ def _rewrite(path: Path, change) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_a_state_written_and_read_back_is_the_same(tmp_path: Path) -> None:
-    for state in (tiny_state(), tiny_state(updates=0, league=0, best=False)):
+    league = dataclasses.replace(TINY, opponents="league")
+    for state in (
+        tiny_state(),
+        tiny_state(updates=0, league=0, best=False),
+        tiny_state(league, league=3),
+    ):
         path = tmp_path / "c.npz"
         save_campaign(path, state)
-        back = load_campaign(path, TINY)
+        back = load_campaign(path, state.recipe)
         assert back.recipe == state.recipe and back.progress == state.progress
         a, b = state.arrays(), back.arrays()
         assert sorted(a) == sorted(b)
+        assert (back.start is not None) == (state.recipe.opponents == "league")
         assert all(np.array_equal(a[k], b[k]) for k in a)
 
 

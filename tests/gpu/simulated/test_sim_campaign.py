@@ -85,6 +85,14 @@ def test_a_campaign_stopped_and_resumed_trains_the_weights_of_one_that_never_sto
         per_chunk = 2 * recipe["num_envs"] * 4
         assert pa["league"] == [2 * per_chunk, 3 * per_chunk]
         assert any(k.startswith("league.1.") for k in a)
+        # The shipped network it started from is kept: a later shipped file changes nothing.
+        from kanaloa_env.bots.policy_bot import shipped_paths
+        from kanaloa_env.bots.policy_file import load_policy
+        from kanaloa_env.training.campaign_file import file_sha256
+
+        shipped = shipped_paths("kahuna")[2]
+        assert np.array_equal(a["start.0.weight"], load_policy(shipped).layers[0][0])
+        assert pa["init_sha256"] == file_sha256(shipped)
 
 
 def test_a_save_every_chunk_puts_each_evaluation_on_the_curve(tmp_path: Path) -> None:
