@@ -6,6 +6,7 @@ exactly from one file per campaign kept in the repository.
     python -m kanaloa_env.training.campaign status data/campaigns/*/
     python -m kanaloa_env.training.campaign export data/campaigns/kanaloa_4p_scratch --out p.npz
     python -m kanaloa_env.training.campaign arena data/campaigns/kanaloa_4p_scratch --games 4000
+    python -m kanaloa_env.training.campaign ship data/campaigns/kanaloa_4p_scratch
     python -m kanaloa_env.training.campaign docs            # docs/baselines.md's curves
 
 A campaign is a folder (`data/campaigns/<name>/`) with its `recipe.json` (a
@@ -23,11 +24,12 @@ point (learner decisions, device-minutes, win rate) to the campaign's curve. Tra
 streams have bit 63 of their seed set and every evaluation seed is below 2**32, so no
 evaluation plays a training deal. `arena` plays the campaign's best actor against the
 heuristic in the CPU arena (seat-balanced, in parallel processes), the evaluation the
-docs quote; `docs` rewrites the campaigns' section of docs/baselines.md from the files.
+docs quote; `ship` makes the best actor the shipped network of its table when it beats
+the shipped one against heuristic bots and head to head; `docs` rewrites the campaigns' section of docs/baselines.md from the files.
 
 Training needs a CUDA GPU with numba-cuda and a CUDA build of torch, or numba-cuda's
 simulator (NUMBA_ENABLE_CUDASIM=1 NUMBA_DISABLE_JIT=1, torch on the CPU) for tests on
-tiny recipes. `status`, `export`, `arena` and `docs` run anywhere.
+tiny recipes. `status`, `export`, `arena`, `ship` and `docs` run anywhere.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import math
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -66,6 +69,8 @@ __all__ = [
     "curve_markdown",
     "export_policy",
     "main",
+    "parallel_tournament",
+    "ship",
     "update_docs",
 ]
 
@@ -521,13 +526,60 @@ def export_policy(
 # ---- the CPU side: arenas of a campaign's actor ---------------------------------------
 
 
-def _arena_share(policy: str, game: str, players: int, games: int, seed: int) -> tuple[int, int]:
+def _tournament_wins(
+    bots: tuple[str, ...], game: str, players: int, games: int, seed: int
+) -> tuple[dict[str, int], int]:
+    """One seat-balanced tournament of `bots` (specs, repeats allowed): the wins of each
+    spec over all its seats, and the games played."""
     from kanaloa_env.evaluation.arena import run_tournament
 
-    bots = [policy, *["heuristic"] * (players - 1)]
-    result = run_tournament(bots, num_players=players, num_games=games, seed=seed, game=game)
-    row = next(s for s in result.stats if s.spec == policy)
-    return row.wins, row.games
+    result = run_tournament(list(bots), num_players=players, num_games=games, seed=seed, game=game)
+    wins: dict[str, int] = dict.fromkeys(bots, 0)
+    for row in result.stats:
+        wins[row.spec] += row.wins
+    return wins, len(result.winner)
+
+
+def parallel_tournament(
+    bots: Sequence[str], game: str, players: int, games: int, workers: int, seed: int
+) -> tuple[dict[str, int], int, list[int], int]:
+    """`games` seat-balanced games of `bots` (a table's worth of bot specs, repeats
+    allowed) split between `workers` spawned processes, worker k playing the tournament
+    of seed `seed` + k; its share rounded up to a multiple of the table size `players`.
+    Returns the wins of each spec over all its seats, the games played, the seeds and the
+    games per seed."""
+    if workers < 1 or games < 1:
+        raise ValueError(f"games and workers must be at least 1, got {games}, {workers}")
+    per = -(-games // (workers * players)) * players
+    seeds = [seed + k for k in range(workers)]
+    args = [(tuple(bots), game, players, per, s) for s in seeds]
+    if workers == 1:
+        shares = [_tournament_wins(*args[0])]
+    else:
+        # Spawned, not forked: a parent that has run torch can leave its thread pool
+        # locked in a forked child.
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=spawn) as pool:
+            shares = list(pool.map(_tournament_wins, *zip(*args, strict=True)))
+    wins = dict.fromkeys(bots, 0)
+    for got, _ in shares:
+        for spec, w in got.items():
+            wins[spec] += w
+    return wins, sum(n for _, n in shares), seeds, per
+
+
+def _furthest(folder: Path, resume_from: Sequence[str | os.PathLike[str]]) -> CampaignState:
+    """The campaign state of `folder` furthest on among its file and `resume_from`."""
+    paths = campaign_paths(folder)
+    recipe = load_recipe(paths["recipe"])
+    states = [
+        load_campaign(p, recipe)
+        for p in [paths["campaign"], *map(Path, resume_from)]
+        if p.is_file()
+    ]
+    if not states:
+        raise ValueError(f"campaign {folder} has not trained yet (no {CAMPAIGN_FILE})")
+    return max(states, key=lambda s: s.progress["chunks"])
 
 
 def arena(
@@ -550,39 +602,22 @@ def arena(
 
     folder = Path(folder)
     paths = campaign_paths(folder)
-    recipe = load_recipe(paths["recipe"])
-    states = [
-        load_campaign(p, recipe)
-        for p in [paths["campaign"], *map(Path, resume_from)]
-        if p.is_file()
-    ]
-    if not states:
-        raise ValueError(f"campaign {folder} has not trained yet (no {CAMPAIGN_FILE})")
-    state = max(states, key=lambda s: s.progress["chunks"])
-    if workers < 1 or games < 1:
-        raise ValueError(f"games and workers must be at least 1, got {games}, {workers}")
+    state = _furthest(folder, resume_from)
+    recipe = state.recipe
     P = recipe.num_players
-    per = -(-games // (workers * P)) * P
     t0 = time.perf_counter()
     target = Path(out) if out is not None else folder
     target.mkdir(parents=True, exist_ok=True)
     policy = str(target / f".arena-{which}.npz")
     export_policy(state, policy, which, folder.name)
-    seeds = [seed + k for k in range(workers)]
-    if workers == 1:
-        shares = [_arena_share(policy, recipe.game, P, per, seeds[0])]
-    else:
-        # Spawned, not forked: a parent that has run torch can leave its thread pool
-        # locked in a forked child.
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=spawn) as pool:
-            shares = list(
-                pool.map(
-                    _arena_share,
-                    *zip(*[(policy, recipe.game, P, per, s) for s in seeds], strict=True),
-                )
-            )
-    wins, played = sum(w for w, _ in shares), sum(g for _, g in shares)
+    try:
+        bots = [policy, *["heuristic"] * (P - 1)]
+        by_spec, played, seeds, per = parallel_tournament(
+            bots, recipe.game, P, games, workers, seed
+        )
+    finally:
+        os.unlink(policy)
+    wins = by_spec[policy]
     lo, hi = wilson_interval(wins, played)
     decisions = (
         state.progress["decisions"] if which == "latest" else state.progress["best"]["decisions"]
@@ -605,8 +640,82 @@ def arena(
     from kanaloa_env.core.files import atomic_write_text
 
     atomic_write_text(log_path, json.dumps(history, indent=1) + "\n")
-    os.unlink(policy)
     return result
+
+
+def ship(
+    folder: str | os.PathLike[str],
+    games: int = 4000,
+    head_to_head: int = 1000,
+    workers: int = 1,
+    seed: int = 1,
+    against: str | os.PathLike[str] | None = None,
+    to: str | os.PathLike[str] | None = None,
+    dry_run: bool = False,
+) -> dict[str, Any]:
+    """Ship the campaign's best actor when it beats the shipped network: both play
+    `games` seat-balanced games against heuristic bots (the same seeds), then they meet
+    head to head in `head_to_head` games, two seats each (at an odd table a heuristic
+    bot takes the last seat). When the campaign's network wins more in both, it is
+    written as the policy file `to` (default: the shipped file of its game and table)
+    unless `dry_run`.
+
+    Args:
+        folder: the campaign folder.
+        games, head_to_head: the games of the two comparisons.
+        workers: processes each comparison's games are split between.
+        seed: worker k plays the tournaments of seed `seed` + k.
+        against: the policy file to beat (default: the shipped one).
+        to: where a winning network is written (default: the shipped file).
+        dry_run: compare only.
+
+    Returns:
+        The figures of both comparisons, `ships` (whether it won both), `written` (the
+        path written, or None) and, when written, its `sha256` (for docs/models.md).
+    """
+    from kanaloa_env.bots.policy_bot import shipped_paths
+    from kanaloa_env.evaluation.stats import wilson_interval
+    from kanaloa_env.games import get_game
+
+    folder = Path(folder)
+    state = _furthest(folder, ())
+    r = state.recipe
+    P = r.num_players
+    shipped = shipped_paths(get_game(r.game)).get(P)
+    against = os.fspath(against) if against is not None else shipped
+    to = os.fspath(to) if to is not None else shipped
+    if against is None or to is None:
+        raise ValueError(f"no shipped {r.game} network for {P} players: pass against and to")
+    with tempfile.TemporaryDirectory() as tmp:
+        cand = export_policy(state, os.path.join(tmp, "campaign.npz"), "best", folder.name)
+        rates = {}
+        for name, spec in (("campaign", cand), ("shipped", against)):
+            bots = [spec, *["heuristic"] * (P - 1)]
+            wins, played, seeds, _ = parallel_tournament(bots, r.game, P, games, workers, seed)
+            lo, hi = wilson_interval(wins[spec], played)
+            rates[name] = {"wins": wins[spec], "games": played, "interval_95": [lo, hi]}
+        table = [cand, against] * (P // 2) + ["heuristic"] * (P % 2)
+        wins, played, _, _ = parallel_tournament(table, r.game, P, head_to_head, workers, seed)
+        duel = {"campaign_wins": wins[cand], "shipped_wins": wins[against], "games": played}
+        ships = rates["campaign"]["wins"] > rates["shipped"]["wins"] and (
+            duel["campaign_wins"] > duel["shipped_wins"]
+        )
+        written = None
+        if ships and not dry_run:
+            from kanaloa_env.bots.policy_file import load_policy, save_policy
+
+            save_policy(to, load_policy(cand))
+            written = to
+    return {
+        "campaign": folder.name,
+        "decisions": state.progress["best"]["decisions"],
+        "against_heuristic": rates,
+        "head_to_head": duel,
+        "seeds": seeds,
+        "ships": ships,
+        "written": written,
+        "sha256": file_sha256(written) if written else None,
+    }
 
 
 def _read_arena(path: Path) -> list[dict[str, Any]]:
@@ -770,6 +879,15 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--which", choices=("best", "latest"), default="best")
     a.add_argument("--out", default=None, help="folder of arena.json (default: the campaign's)")
     a.add_argument("--resume-from", nargs="*", default=[], help="newer campaign files to read")
+    sh = sub.add_parser(
+        "ship", help="ship the campaign's best network when it beats the shipped one"
+    )
+    sh.add_argument("folder")
+    sh.add_argument("--games", type=int, default=4000, help="games of each against heuristics")
+    sh.add_argument("--head-to-head", type=int, default=1000, help="games of the duel")
+    sh.add_argument("--workers", type=int, default=1, help="processes")
+    sh.add_argument("--seed", type=int, default=1, help="worker k plays seed SEED + k")
+    sh.add_argument("--dry-run", action="store_true", help="compare only")
     d = sub.add_parser("docs", help="rewrite docs/baselines.md's campaign section")
     d.add_argument("--check", action="store_true", help="exit 1 when the section is stale")
     return p
@@ -813,6 +931,17 @@ def _run(args: argparse.Namespace) -> int:
             args.folder, args.games, args.workers, args.seed, args.which, args.out, args.resume_from
         )
         print(json.dumps(result))
+        return 0
+    if args.command == "ship":
+        got = ship(
+            args.folder,
+            args.games,
+            args.head_to_head,
+            args.workers,
+            args.seed,
+            dry_run=args.dry_run,
+        )
+        print(json.dumps(got, indent=1))
         return 0
     if args.command == "docs":
         fresh = update_docs(check=args.check)

@@ -6,6 +6,7 @@ the simulator: tests/gpu/simulated/test_sim_campaign.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -113,3 +114,41 @@ def test_training_without_a_gpu_says_so(tmp_path: Path, capsys) -> None:  # type
         campaign.main(["train", str(_folder(tmp_path)), "--seconds", "5"])
     assert stop.value.code == 2
     assert "campaign training needs a CUDA GPU" in capsys.readouterr().err
+
+
+def _strong_campaign(tmp_path: Path) -> Path:
+    """A Kahuna campaign whose best actor is the shipped Kahuna network."""
+    from kanaloa_env.bots.policy_bot import shipped_paths
+
+    recipe = dataclasses.replace(TINY, hidden=(512, 256))
+    folder = tmp_path / "strong"
+    folder.mkdir(parents=True)
+    (folder / "recipe.json").write_text(recipe.to_json())
+    state = tiny_state(recipe)
+    layers = load_policy(shipped_paths("kahuna")[2]).layers
+    state.best = {
+        f"{2 * i}.{k}": a
+        for i, (w, b) in enumerate(layers)
+        for k, a in (("weight", w), ("bias", b))
+    }
+    save_campaign(folder / "campaign.npz", state)
+    return folder
+
+
+def test_a_network_that_beats_the_shipped_one_is_shipped_and_one_that_does_not_is_not(
+    tmp_path: Path,
+) -> None:
+    weak = tmp_path / "weak.npz"
+    campaign.export_policy(tiny_state(), weak, "best", "weak")
+    to = tmp_path / "shipped.npz"
+    got = campaign.ship(_strong_campaign(tmp_path), 40, 40, against=weak, to=to, seed=3)
+    assert got["ships"] and got["written"] == str(to)
+    assert got["head_to_head"]["campaign_wins"] > got["head_to_head"]["shipped_wins"]
+    assert load_policy(to).hidden_sizes == [512, 256] and len(got["sha256"]) == 64
+    dry = campaign.ship(
+        _strong_campaign(tmp_path / "d"), 40, 40, against=weak, to=tmp_path / "x.npz", dry_run=True
+    )
+    assert dry["ships"] and dry["written"] is None and not (tmp_path / "x.npz").exists()
+    folder = _folder(tmp_path / "w")  # a random 8-unit network against the strong one
+    lost = campaign.ship(folder, 40, 40, against=to, to=tmp_path / "y.npz", seed=3)
+    assert not lost["ships"] and not (tmp_path / "y.npz").exists()
