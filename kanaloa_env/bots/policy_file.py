@@ -273,48 +273,59 @@ def load_policy(path: str | os.PathLike[str]) -> PolicyWeights:
         raise ValueError(f"bad policy file {path!r}: {exc}") from None
 
 
-def _load(path: str) -> PolicyWeights:
+def read_array_archive(
+    path: str, max_bytes: int, max_members: int, what: str
+) -> dict[str, np.ndarray]:
+    """The arrays of an untrusted `.npz` archive at `path`, read without running any code
+    from it: the file must exist, hold at most `max_bytes` (on disk and uncompressed) in
+    at most `max_members` members, be a zip archive (not a bare `.npy` or a pickle) and
+    need no pickle to load; every member must be an `.npy` array. `what` names the kind
+    of file in the messages ("policy", "campaign"). `ValueError` otherwise."""
     if not os.path.isfile(path):
         raise ValueError("no such file")
     size = os.path.getsize(path)
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"{size} bytes; a policy file has at most {MAX_FILE_BYTES}")
+    if size > max_bytes:
+        raise ValueError(f"{size} bytes; a {what} file has at most {max_bytes}")
     with open(path, "rb") as f:
         head = f.read(4)
     if head != b"PK\x03\x04":
         # np.load would try a bare .npy or a pickle: only zip archives go further.
-        raise ValueError("not an .npz archive (a policy file is a zip of .npy arrays)")
+        raise ValueError(f"not an .npz archive (a {what} file is a zip of .npy arrays)")
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
         stored = sum(i.file_size for i in infos)
-        if stored > MAX_FILE_BYTES or len(infos) > 2 * MAX_LAYERS + 3:
+        if stored > max_bytes or len(infos) > max_members:
             raise ValueError(
-                f"{len(infos)} members of {stored} bytes uncompressed; a policy file has at "
-                f"most {2 * MAX_LAYERS + 3} members and {MAX_FILE_BYTES} bytes"
+                f"{len(infos)} members of {stored} bytes uncompressed; a {what} file has at "
+                f"most {max_members} members and {max_bytes} bytes"
             )
         with np.load(path, allow_pickle=False) as npz:
-            names = list(npz.files)
-            if "metadata" not in names:
-                raise ValueError(f"no 'metadata' array (arrays: {sorted(names)})")
-            members = {n: npz[n] for n in names}
-            for n, v in members.items():
-                # numpy hands a member without the .npy header back as raw bytes.
-                if not isinstance(v, np.ndarray):
-                    raise ValueError(f"member {n!r} is not a .npy array")
-            meta = _parse_metadata(members["metadata"])
-            expected = set(_expected_shapes(meta))
-            extra = sorted(set(names) - expected - {"metadata"})
-            if extra:
-                raise ValueError(f"unexpected arrays {extra}")
-            arrays = {n: v for n, v in members.items() if n != "metadata"}
+            members = {n: npz[n] for n in npz.files}
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, KeyError) as exc:
         raise ValueError(f"unreadable archive ({type(exc).__name__}: {exc})") from None
     except ValueError as exc:
         # numpy refuses object (pickled) members with allow_pickle=False.
         if "pickle" in str(exc):
-            raise ValueError(f"holds pickled data, which policy files never do ({exc})") from None
+            raise ValueError(f"holds pickled data, which {what} files never do ({exc})") from None
         raise
+    for n, v in members.items():
+        # numpy hands a member without the .npy header back as raw bytes.
+        if not isinstance(v, np.ndarray):
+            raise ValueError(f"member {n!r} is not a .npy array")
+    return members
+
+
+def _load(path: str) -> PolicyWeights:
+    members = read_array_archive(path, MAX_FILE_BYTES, 2 * MAX_LAYERS + 3, "policy")
+    names = list(members)
+    if "metadata" not in names:
+        raise ValueError(f"no 'metadata' array (arrays: {sorted(names)})")
+    meta = _parse_metadata(members["metadata"])
+    extra = sorted(set(names) - set(_expected_shapes(meta)) - {"metadata"})
+    if extra:
+        raise ValueError(f"unexpected arrays {extra}")
+    arrays = {n: v for n, v in members.items() if n != "metadata"}
     _check_arrays(meta, arrays)
     names = array_names(meta["hidden_sizes"])
     layers = tuple((arrays[names[i]], arrays[names[i + 1]]) for i in range(0, len(names), 2))

@@ -543,8 +543,8 @@ def _tournament_wins(
 def parallel_tournament(
     bots: Sequence[str], game: str, players: int, games: int, workers: int, seed: int
 ) -> tuple[dict[str, int], int, list[int], int]:
-    """`games` seat-balanced games of `bots` (a table's worth of bot specs, repeats
-    allowed) split between `workers` spawned processes, worker k playing the tournament
+    """`games` seat-balanced games of `game` (a game name) among `bots` (a table's worth of
+    bot specs, repeats allowed) split between `workers` spawned processes, worker k playing the tournament
     of seed `seed` + k; its share rounded up to a multiple of the table size `players`.
     Returns the wins of each spec over all its seats, the games played, the seeds and the
     games per seed."""
@@ -688,18 +688,18 @@ def ship(
         raise ValueError(f"no shipped {r.game} network for {P} players: pass against and to")
     with tempfile.TemporaryDirectory() as tmp:
         cand = export_policy(state, os.path.join(tmp, "campaign.npz"), "best", folder.name)
-        rates = {}
+        rates: dict[str, dict[str, Any]] = {}
+        won: dict[str, int] = {}
         for name, spec in (("campaign", cand), ("shipped", against)):
             bots = [spec, *["heuristic"] * (P - 1)]
             wins, played, seeds, _ = parallel_tournament(bots, r.game, P, games, workers, seed)
             lo, hi = wilson_interval(wins[spec], played)
             rates[name] = {"wins": wins[spec], "games": played, "interval_95": [lo, hi]}
+            won[name] = wins[spec]
         table = [cand, against] * (P // 2) + ["heuristic"] * (P % 2)
         wins, played, _, _ = parallel_tournament(table, r.game, P, head_to_head, workers, seed)
         duel = {"campaign_wins": wins[cand], "shipped_wins": wins[against], "games": played}
-        ships = rates["campaign"]["wins"] > rates["shipped"]["wins"] and (
-            duel["campaign_wins"] > duel["shipped_wins"]
-        )
+        ships = won["campaign"] > won["shipped"] and wins[cand] > wins[against]
         written = None
         if ships and not dry_run:
             from kanaloa_env.bots.policy_file import load_policy, save_policy

@@ -48,7 +48,6 @@ import hashlib
 import json
 import math
 import os
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +59,7 @@ from ..core.files import atomic_write_path
 FORMAT = "kanaloa-campaign"
 VERSION = 1
 MAX_FILE_BYTES = 256 * 2**20
+MAX_MEMBERS = 10_000
 MAX_JSON_BYTES = 2**20
 MAX_CURVE_POINTS = 100_000
 MAX_LEAGUE = 16
@@ -543,31 +543,9 @@ def load_campaign(path: str | os.PathLike[str], recipe: Recipe | None = None) ->
 
 
 def _load(path: str) -> CampaignState:
-    if not os.path.isfile(path):
-        raise ValueError("no such file")
-    size = os.path.getsize(path)
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"{size} bytes; a campaign file has at most {MAX_FILE_BYTES}")
-    with open(path, "rb") as f:
-        if f.read(4) != b"PK\x03\x04":
-            raise ValueError("not an .npz archive (a campaign file is a zip of .npy arrays)")
-    try:
-        with zipfile.ZipFile(path) as zf:
-            infos = zf.infolist()
-        stored = sum(i.file_size for i in infos)
-        if stored > MAX_FILE_BYTES or len(infos) > 10_000:
-            raise ValueError(f"{len(infos)} members of {stored} bytes uncompressed: too large")
-        with np.load(path, allow_pickle=False) as npz:
-            members = {n: npz[n] for n in npz.files}
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, KeyError) as exc:
-        raise ValueError(f"unreadable archive ({type(exc).__name__}: {exc})") from None
-    except ValueError as exc:
-        if "pickle" in str(exc):
-            raise ValueError(f"holds pickled data, which campaign files never do ({exc})") from None
-        raise
-    for n, v in members.items():
-        if not isinstance(v, np.ndarray):
-            raise ValueError(f"member {n!r} is not a .npy array")
+    from ..bots.policy_file import read_array_archive
+
+    members = read_array_archive(path, MAX_FILE_BYTES, MAX_MEMBERS, "campaign")
     recipe_raw = _json_member(members, "recipe")
     if not isinstance(recipe_raw, dict):
         raise ValueError("array 'recipe' must hold a JSON object")

@@ -12,6 +12,22 @@ ROOT = Path(__file__).resolve().parents[2]
 SIMULATED = Path(__file__).resolve().parent / "simulated"
 
 
+TINY_CAMPAIGN = {
+    "game": "kahuna",
+    "num_players": 2,
+    "hidden": [8],
+    "num_envs": 3,
+    "rollout_steps": 4,
+    "chunk_updates": 2,
+    "minibatch": 6,
+    "epochs": 2,
+    "eval_games": 2,
+    "seed": 3,
+}
+"""A campaign recipe the simulator trains in seconds (`campaign_file.Recipe` fields): a
+chunk is 2 updates of 3 Kahuna games x 4 steps, 24 learner decisions."""
+
+
 def simulator_env() -> dict[str, str]:
     """This environment with the simulator's two flags and the repository on the path."""
     return dict(

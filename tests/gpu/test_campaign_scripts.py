@@ -17,21 +17,10 @@ pytest.importorskip("torch")
 
 from interrupt_kit import interrupt_when  # noqa: E402
 from sim_kit import ROOT, simulator_env  # noqa: E402
+from sim_kit import TINY_CAMPAIGN as TINY  # noqa: E402
 
 from kanaloa_env.training.campaign_file import load_campaign  # noqa: E402
 
-TINY = {
-    "game": "kahuna",
-    "num_players": 2,
-    "hidden": [8],
-    "num_envs": 3,
-    "rollout_steps": 4,
-    "chunk_updates": 2,
-    "minibatch": 6,
-    "epochs": 2,
-    "eval_games": 2,
-    "seed": 3,
-}
 CHECKS = ["--golden-games", "1", "--golden-cases", "kahuna_short", "--decisions", "30"]
 CHECKS += ["--diff-batch", "3", "--heuristic-decisions", "9"]
 

@@ -11,24 +11,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sim_kit import TINY_CAMPAIGN as TINY
 
 from kanaloa_env.training.campaign import Campaign
 from kanaloa_env.training.campaign_file import load_campaign
 
 torch = pytest.importorskip("torch")
 CPU = torch.device("cpu")
-TINY = {
-    "game": "kahuna",
-    "num_players": 2,
-    "hidden": [8],
-    "num_envs": 3,
-    "rollout_steps": 4,
-    "chunk_updates": 2,
-    "minibatch": 6,
-    "epochs": 2,
-    "eval_games": 2,
-    "seed": 3,
-}
 LEAGUE = dict(
     TINY,
     hidden=[512, 256],
