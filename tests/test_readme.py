@@ -164,6 +164,10 @@ def test_python_commands_take_their_options() -> None:
             assert (ROOT / cmd[1]).is_file(), f"{cmd[1]} does not exist"
             target, args = (cmd[1],), cmd[2:]
         text = _help(target)
+        # A command with subcommands ({train,status,...}) lists each one's options apart.
+        if args and re.search(rf"[{{,]{re.escape(args[0])}[,}}]", text):
+            target, args = (*target, args[0]), args[1:]
+            text = _help(target)
         for w in args:
             if w.startswith("--"):
                 assert re.search(rf"{re.escape(w.split('=')[0])}\b", text), (
@@ -171,6 +175,7 @@ def test_python_commands_take_their_options() -> None:
                 )
         checked.add(target)
     assert ("-m", "kanaloa_env.arena") in checked and ("-m", "kanaloa_env.replay") in checked
+    assert ("-m", "kanaloa_env.training.campaign", "export") in checked
 
 
 def test_the_model_file_warning_is_where_bots_are_named() -> None:

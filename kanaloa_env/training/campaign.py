@@ -4,7 +4,7 @@ exactly from one file per campaign kept in the repository.
     python -m kanaloa_env.training.campaign train data/campaigns/kanaloa_4p_scratch \\
         --seconds 420 --out gpu_results/campaigns
     python -m kanaloa_env.training.campaign status data/campaigns/*/
-    python -m kanaloa_env.training.campaign export data/campaigns/kanaloa_4p_scratch --out p.npz
+    python -m kanaloa_env.training.campaign export data/campaigns/kanaloa_4p_scratch --out runs/p.npz
     python -m kanaloa_env.training.campaign arena data/campaigns/kanaloa_4p_scratch --games 4000
     python -m kanaloa_env.training.campaign ship data/campaigns/kanaloa_4p_scratch
     python -m kanaloa_env.training.campaign docs            # docs/baselines.md's curves
