@@ -13,7 +13,7 @@ latest checkpoints.
    measured; its output is under OUT/measure/<item>.
 2. **Train.** The campaigns of `data/campaigns/plan.json`'s "active" list (or those
    named) train one after the other in equal shares of the time left
-   (`python -m kanaloa_env.training.campaign train ... --out OUT/campaigns`), saving
+   (`python -m kanaloa_env.training.campaign train ... --out OUT/repo/data/campaigns`), saving
    every `--checkpoint-seconds`; the call ends before `--seconds` are spent. A second
    call in the same window resumes from the files the first left on the machine.
 3. **The CPU side** (`--cpu-side`): while the GPU trains, `arena` plays each campaign's
@@ -23,9 +23,9 @@ latest checkpoints.
    (`examples/label_with_search.py`, the format of `data/labels/`) into OUT/labels;
    `none` leaves the cores idle. Its figures go to OUT/cpu_side.json.
 
-Everything the repository keeps comes back under OUT/repo/, laid out as in the
-repository (`data/campaigns/<name>/campaign.npz` and `arena.json`,
-`benchmarks/gpu_measured.json`): copy it over the checkout, run
+Everything the repository keeps is written under OUT/repo/, laid out as in the
+repository (`data/campaigns/<name>/campaign.npz`, `arena.json` and `log.txt`, from the
+first save on; `benchmarks/gpu_measured.json`): copy it over the checkout, run
 `python -m kanaloa_env.training.campaign docs` and commit. Under numba-cuda's simulator
 the tests run it with tiny campaigns and sizes.
 """
@@ -145,9 +145,11 @@ def measure(args: argparse.Namespace, out: Path, deadline: float) -> dict[str, A
         if limit > left:
             log(out, f"measure {name}: skipped ({limit}s limit, {left:.0f}s of the budget left)")
             continue
-        if name == "start":  # a cold start: no cached kernels
-            for p in (ROOT / "kanaloa_env").rglob("__pycache__/gpu_*.nb[ic]"):
-                p.unlink()
+        if name == "start":  # a cold start: no cached engine or env kernels
+            for pattern in ("gpu_kernels*.nb[ic]", "gpu_learner*.nb[ic]"):
+                for p in (ROOT / "kanaloa_env").rglob(pattern):
+                    if p.parent.name == "__pycache__":
+                        p.unlink()
         t0 = time.monotonic()
         rc = run(cmd, limit, out / "measure" / f"{name}.out")
         log(out, f"measure {name}: exit {rc} after {time.monotonic() - t0:.0f}s")
@@ -209,7 +211,7 @@ def cpu_side_loop(args: argparse.Namespace) -> int:
             last_pass = (out / STOP_SIDE).exists()
             worked = False
             for folder in map(Path, args.campaigns):
-                newest = out / "campaigns" / folder.name / "campaign.npz"
+                newest = trained(out) / folder.name / "campaign.npz"
                 if not newest.is_file():
                     continue
                 try:
@@ -224,7 +226,7 @@ def cpu_side_loop(args: argparse.Namespace) -> int:
                     folder,
                     args.arena_games,
                     args.workers,
-                    out=out / "campaigns" / folder.name,
+                    out=trained(out) / folder.name,
                     resume_from=[newest],
                 )
                 record.append(
@@ -243,22 +245,23 @@ def cpu_side_loop(args: argparse.Namespace) -> int:
     return 0
 
 
+def trained(out: Path) -> Path:
+    """Where training and the CPU side write each campaign's files, `<name>/`: already
+    laid out as the repository keeps them (a call cut short loses only what came after
+    its last save)."""
+    return out / "repo" / "data" / "campaigns"
+
+
 def keep(args: argparse.Namespace, campaigns: list[Path], measured: dict[str, Any]) -> None:
-    """Lay out under OUT/repo what the repository keeps, and keep a copy on the machine
-    (`--keep`, `--measured`) for a second call."""
-    out = args.out
-    repo = out / "repo"
+    """Write the measured record under OUT/repo, and keep on the machine (`--measured`,
+    `--keep`) that record and the campaigns' arena results for a second call (their
+    campaign files are kept there by training itself, at every save)."""
     for folder in campaigns:
-        src = out / "campaigns" / folder.name
-        at = folder.resolve()
-        rel = at.relative_to(ROOT) if at.is_relative_to(ROOT) else Path("data/campaigns") / at.name
-        for name in ("campaign.npz", "arena.json", "log.txt"):
-            if (src / name).is_file():
-                (repo / rel).mkdir(parents=True, exist_ok=True)
-                shutil.copy2(src / name, repo / rel / name)
-                if name != "log.txt":
-                    (args.keep / folder.name).mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(src / name, args.keep / folder.name / name)
+        src = trained(args.out) / folder.name / "arena.json"
+        if src.is_file():
+            (args.keep / folder.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, args.keep / folder.name / "arena.json")
+    repo = args.out / "repo"
     (repo / "benchmarks").mkdir(parents=True, exist_ok=True)
     (repo / "benchmarks" / "gpu_measured.json").write_text(
         json.dumps(measured, indent=1, sort_keys=True) + "\n"
@@ -271,7 +274,7 @@ def carry_arenas(campaigns: list[Path], out: Path, kept: Path) -> None:
     """Start each campaign's arena history in OUT from the longer of the folder's and the
     one a previous call left on this machine (`--keep`)."""
     for folder in campaigns:
-        target = out / "campaigns" / folder.name / "arena.json"
+        target = trained(out) / folder.name / "arena.json"
         sources = [
             p for p in (folder / "arena.json", kept / folder.name / "arena.json") if p.is_file()
         ]
@@ -337,8 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     train_s = max(left - (args.last_arena_seconds if args.cpu_side == "arena" else 0), 1)
     side = cpu_side(args, campaigns, time.time() + left)
     cmd = [PY, "-m", "kanaloa_env.training.campaign", "train", *map(str, campaigns)]
-    cmd += ["--seconds", str(max(train_s - 20, 1)), "--out", str(out / "campaigns")]
-    cmd += ["--checkpoint-seconds", str(args.checkpoint_seconds), "--also-from", str(args.keep)]
+    cmd += ["--seconds", str(max(train_s - 20, 1)), "--out", str(trained(out))]
+    cmd += ["--checkpoint-seconds", str(args.checkpoint_seconds)]
+    cmd += ["--also-from", str(args.keep), "--mirror", str(args.keep)]
     if args.max_chunks:
         cmd += ["--max-chunks", str(args.max_chunks)]
     log(out, f"train {[c.name for c in campaigns]} for {train_s:.0f}s")

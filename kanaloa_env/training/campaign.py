@@ -442,10 +442,12 @@ class Campaign:
         checkpoint_seconds: float = 120.0,
         max_chunks: int | None = None,
         stop: GracefulStop | None = None,
+        mirrors: Sequence[str | os.PathLike[str]] = (),
     ) -> dict[str, Any]:
         """Train for at most `seconds` of wall time (or `max_chunks` chunks), evaluating and
         saving the campaign file to `out` after the chunk during which
-        `checkpoint_seconds` have passed since the last save, and at the end.
+        `checkpoint_seconds` have passed since the last save, and at the end; each save
+        is written to every path of `mirrors` as well.
 
         A chunk starts only when the last chunk's time and an evaluation's still fit in
         `seconds`; the first one always starts. `stop` (a `GracefulStop`): Ctrl-C ends
@@ -470,13 +472,15 @@ class Campaign:
             if time.perf_counter() - last_save >= checkpoint_seconds:
                 te = time.perf_counter()
                 rate = self.evaluate()
-                self.save(out)
+                for path in (out, *mirrors):
+                    self.save(path)
                 eval_s = time.perf_counter() - te
                 last_save = time.perf_counter()
                 self.log(f"{self.name}: saved {out}")
         if done and (not p["curve"] or p["curve"][-1]["decisions"] != p["decisions"]):
             rate = self.evaluate()
-        self.save(out)
+        for path in (out, *mirrors):
+            self.save(path)
         self.log(f"{self.name}: saved {out}")
         return {
             "chunks": done,
@@ -863,6 +867,12 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="folders of further campaign files to resume from (DIR/<name>/campaign.npz)",
     )
+    t.add_argument(
+        "--mirror",
+        nargs="*",
+        default=[],
+        help="folders each save is also written to (DIR/<name>/campaign.npz)",
+    )
     t.add_argument("--checkpoint-seconds", type=float, default=120.0, help="seconds between saves")
     t.add_argument("--max-chunks", type=int, default=None, help="chunks per campaign at most")
     s = sub.add_parser("status", help="print where campaigns stand")
@@ -973,8 +983,9 @@ def _run(args: argparse.Namespace) -> int:
             camp = Campaign(folder, device, resume_from=[out_file, *more], log=log)
             left = args.seconds - (time.perf_counter() - t0)
             share = left / (len(args.folders) - i)
+            mirrors = [Path(d) / name / CAMPAIGN_FILE for d in args.mirror]
             results[name] = camp.train(
-                share, out_file, args.checkpoint_seconds, args.max_chunks, stop
+                share, out_file, args.checkpoint_seconds, args.max_chunks, stop, mirrors
             )
             if stop.requested:
                 break

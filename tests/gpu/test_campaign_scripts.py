@@ -59,6 +59,7 @@ def test_a_window_measures_what_is_left_trains_and_a_second_call_goes_on(tmp_pat
     assert len(first) == 1 and first[0]["games"] == 2 and first[0]["decisions"] > 0
     recorded = json.loads((out / "repo" / "benchmarks" / "gpu_measured.json").read_text())
     assert sorted(recorded) == ["checks", "engines", "learner", "recipe", "start"]
+    assert (tmp_path / "keep" / "ktiny" / "campaign.npz").is_file()  # every save mirrored
     side = json.loads((out / "cpu_side.json").read_text())
     assert [s["kind"] for s in side] == ["arena"]
 
