@@ -450,7 +450,7 @@ class Campaign:
         is written to every path of `mirrors` as well.
 
         A chunk starts only when the last chunk's time and an evaluation's still fit in
-        `seconds`; the first one always starts. `stop` (a `GracefulStop`): Ctrl-C ends
+        `seconds`; the first one always starts. A call that trains no chunk writes nothing. `stop` (a `GracefulStop`): Ctrl-C ends
         the training after the running chunk, saved first. Returns the figures of the
         call: chunks, decisions, wall time, the last evaluation.
         """
@@ -460,6 +460,17 @@ class Campaign:
         last_save, chunk_s, eval_s, done = t0, 0.0, 0.0, 0
         start_decisions = p["decisions"]
         rate = None
+        saved_at = p["chunks"]
+
+        def save() -> None:
+            nonlocal rate, saved_at
+            if p["curve"] == [] or p["curve"][-1]["decisions"] != p["decisions"]:
+                rate = self.evaluate()
+            for path in (out, *mirrors):
+                self.save(path)
+            saved_at = p["chunks"]
+            self.log(f"{self.name}: saved {out}")
+
         while max_chunks is None or done < max_chunks:
             if stop is not None and stop.requested:
                 break
@@ -471,17 +482,11 @@ class Campaign:
             done += 1
             if time.perf_counter() - last_save >= checkpoint_seconds:
                 te = time.perf_counter()
-                rate = self.evaluate()
-                for path in (out, *mirrors):
-                    self.save(path)
+                save()
                 eval_s = time.perf_counter() - te
                 last_save = time.perf_counter()
-                self.log(f"{self.name}: saved {out}")
-        if done and (not p["curve"] or p["curve"][-1]["decisions"] != p["decisions"]):
-            rate = self.evaluate()
-        for path in (out, *mirrors):
-            self.save(path)
-        self.log(f"{self.name}: saved {out}")
+        if saved_at != p["chunks"]:  # (nothing to save when no chunk ran since the last)
+            save()
         return {
             "chunks": done,
             "decisions": p["decisions"] - start_decisions,

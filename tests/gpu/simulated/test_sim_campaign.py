@@ -86,9 +86,9 @@ def test_a_campaign_stopped_and_resumed_trains_the_weights_of_one_that_never_sto
 
 def test_a_save_every_chunk_puts_each_evaluation_on_the_curve(tmp_path: Path) -> None:
     folder = _folder(tmp_path, "c", TINY)
-    _train(folder, 3, checkpoint_seconds=0)
+    _train(folder, 2, checkpoint_seconds=0)
     p = load_campaign(folder / "campaign.npz").progress
-    assert [pt["decisions"] for pt in p["curve"]] == [24, 48, 72]
+    assert [pt["decisions"] for pt in p["curve"]] == [24, 48]
     assert all(pt["device"].startswith("numba-cuda simulator") for pt in p["curve"])
     assert p["best"]["win_rate"] == max(pt["win_rate"] for pt in p["curve"])
 
@@ -104,6 +104,6 @@ def test_a_time_budget_stops_after_the_chunk_that_spends_it(tmp_path: Path) -> N
 def test_resuming_reads_the_furthest_file(tmp_path: Path) -> None:
     folder = _folder(tmp_path, "e", TINY)
     out = tmp_path / "out" / "campaign.npz"
-    Campaign(folder, CPU, log=lambda _: None).train(1e9, out, max_chunks=2)
+    Campaign(folder, CPU, log=lambda _: None).train(1e9, out, max_chunks=1)
     camp = Campaign(folder, CPU, resume_from=[out], log=lambda _: None)
-    assert camp.progress["chunks"] == 2
+    assert camp.progress["chunks"] == 1
