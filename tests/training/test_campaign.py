@@ -152,3 +152,14 @@ def test_a_network_that_beats_the_shipped_one_is_shipped_and_one_that_does_not_i
     folder = _folder(tmp_path / "w")  # a random 8-unit network against the strong one
     lost = campaign.ship(folder, 40, 40, against=to, to=tmp_path / "y.npz", seed=3)
     assert not lost["ships"] and not (tmp_path / "y.npz").exists()
+
+
+def test_no_evaluation_plays_a_training_deal() -> None:
+    # Deals are the games of a seed's stream: training chunks' seeds have bit 63 set,
+    # every evaluation's (device and CPU arena) is below 2**32.
+    for seed in (0, 1, 2**32 - 1):
+        train = {campaign.chunk_seed(seed, campaign.TRAIN, c) for c in range(500)}
+        assert len(train) == 500 and min(train) >= 2**63
+        assert campaign.eval_seed(seed) < 2**32
+        for stream in (campaign.SAMPLE, campaign.SHUFFLE, campaign.OPPONENT, campaign.SLOTS):
+            assert campaign.chunk_seed(seed, stream, 7) < 2**63
