@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from typing import Any
 
@@ -56,10 +55,9 @@ import numpy as np
 
 from kanaloa_env.training import GracefulStop, file_log, ppo, run_script
 from kanaloa_env.training.cli import parse_game, parse_layer_sizes, require, script_parser
-from kanaloa_env.training.gpu_ppo import Rollout, greedy_win_rate
+from kanaloa_env.training.gpu_ppo import Rollout, greedy_win_rate, torch_device
 
 _TRAIN_STREAM, _EVAL_STREAM, _CLONE_STREAM = 21, 22, 23
-NO_GPU_EXIT = 2
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -107,33 +105,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.clone_decisions and "heuristic" not in game.bot_factories():
         p.error(f"--clone-decisions: {game.title} has no heuristic bot to imitate")
     return args
-
-
-def torch_device() -> Any:
-    """The torch device of the run: CUDA, or the CPU under numba-cuda's simulator.
-
-    Raises:
-        SystemExit: with status 2 and what is missing, without a usable GPU.
-    """
-    import torch
-
-    from kanaloa_env.core import gpu
-
-    try:
-        gpu.cuda_module()
-    except (ModuleNotFoundError, RuntimeError) as exc:
-        print(f"train_gpu_ppo.py needs a CUDA GPU: {exc}", file=sys.stderr)
-        raise SystemExit(NO_GPU_EXIT) from None
-    if gpu.simulator():
-        return torch.device("cpu")
-    if not torch.cuda.is_available():
-        print(
-            "train_gpu_ppo.py needs a CUDA GPU: this PyTorch build has no CUDA "
-            f"(torch {torch.__version__}); install a CUDA build of PyTorch",
-            file=sys.stderr,
-        )
-        raise SystemExit(NO_GPU_EXIT)
-    return torch.device("cuda")
 
 
 def warm_start(
@@ -230,7 +201,7 @@ def evaluate(actor: Any, args: argparse.Namespace, opponents: Any, device: Any) 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
-    device = torch_device()
+    device = torch_device("train_gpu_ppo.py")
     import copy
 
     import torch

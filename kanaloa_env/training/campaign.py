@@ -68,6 +68,7 @@ __all__ = [
     "chunk_seed",
     "curve_markdown",
     "export_policy",
+    "furthest_state",
     "main",
     "parallel_tournament",
     "ship",
@@ -181,11 +182,10 @@ class Campaign:
         self.best: dict[str, np.ndarray] | None = None
         self.league: list[dict[str, np.ndarray]] = []
         self.progress: dict[str, Any] = {}
-        candidates = [self.paths["campaign"], *(Path(p) for p in resume_from)]
-        states = [load_campaign(p, r) for p in candidates if p.is_file()]
         self.start: dict[str, np.ndarray] | None = None
-        if states:
-            self._restore(max(states, key=lambda s: s.progress["chunks"]))
+        state = furthest_state(self.folder, resume_from)
+        if state is not None:
+            self._restore(state)
             log(
                 f"{self.name}: resumed at chunk {self.progress['chunks']}, "
                 f"{self.progress['decisions']:,} decisions"
@@ -450,9 +450,10 @@ class Campaign:
         is written to every path of `mirrors` as well.
 
         A chunk starts only when the last chunk's time and an evaluation's still fit in
-        `seconds`; the first one always starts. A call that trains no chunk writes nothing. `stop` (a `GracefulStop`): Ctrl-C ends
-        the training after the running chunk, saved first. Returns the figures of the
-        call: chunks, decisions, wall time, the last evaluation.
+        `seconds`; the first one always starts. A call that trains no chunk writes
+        nothing. `stop` (a `GracefulStop`): Ctrl-C ends the training after the running
+        chunk, saved first. Returns the figures of the call: chunks, decisions, wall
+        time, the last evaluation.
         """
         p = self.progress
         p["windows"] += 1
@@ -493,11 +494,6 @@ class Campaign:
             "wall_s": round(time.perf_counter() - t0, 1),
             "win_rate": rate,
         }
-
-    def export(self, path: str | os.PathLike[str], which: str = "best") -> str:
-        """The `which` ("best" evaluated, or "latest") actor as a weights-only policy
-        file at `path` (docs/models.md); its path."""
-        return export_policy(self.state(), path, which, self.name)
 
 
 def export_policy(
@@ -577,18 +573,24 @@ def parallel_tournament(
     return wins, sum(n for _, n in shares), seeds, per
 
 
-def _furthest(folder: Path, resume_from: Sequence[str | os.PathLike[str]]) -> CampaignState:
-    """The campaign state of `folder` furthest on among its file and `resume_from`."""
+def furthest_state(
+    folder: str | os.PathLike[str], resume_from: Sequence[str | os.PathLike[str]] = ()
+) -> CampaignState | None:
+    """The state of the campaign of `folder` furthest on (most chunks) among its own file
+    and the campaign files `resume_from`, each checked against its `recipe.json`; None
+    when none of them exists yet."""
     paths = campaign_paths(folder)
     recipe = load_recipe(paths["recipe"])
-    states = [
-        load_campaign(p, recipe)
-        for p in [paths["campaign"], *map(Path, resume_from)]
-        if p.is_file()
-    ]
-    if not states:
+    files = [paths["campaign"], *map(Path, resume_from)]
+    states = [load_campaign(p, recipe) for p in files if p.is_file()]
+    return max(states, key=lambda s: s.progress["chunks"]) if states else None
+
+
+def _trained_state(folder: Path, resume_from: Sequence[str | os.PathLike[str]]) -> CampaignState:
+    state = furthest_state(folder, resume_from)
+    if state is None:
         raise ValueError(f"campaign {folder} has not trained yet (no {CAMPAIGN_FILE})")
-    return max(states, key=lambda s: s.progress["chunks"])
+    return state
 
 
 def arena(
@@ -611,7 +613,7 @@ def arena(
 
     folder = Path(folder)
     paths = campaign_paths(folder)
-    state = _furthest(folder, resume_from)
+    state = _trained_state(folder, resume_from)
     recipe = state.recipe
     P = recipe.num_players
     t0 = time.perf_counter()
@@ -687,7 +689,7 @@ def ship(
     from kanaloa_env.games import get_game
 
     folder = Path(folder)
-    state = _furthest(folder, ())
+    state = _trained_state(folder, ())
     r = state.recipe
     P = r.num_players
     shipped = shipped_paths(get_game(r.game)).get(P)
@@ -829,27 +831,6 @@ def update_docs(
 # ---- the command line ---------------------------------------------------------------
 
 
-def _torch_device() -> Any:
-    import torch
-
-    from kanaloa_env.core import gpu
-
-    try:
-        gpu.cuda_module()
-    except (ModuleNotFoundError, RuntimeError) as exc:
-        print(f"campaign training needs a CUDA GPU: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    if gpu.simulator():
-        return torch.device("cpu")
-    if not torch.cuda.is_available():
-        print(
-            f"campaign training needs a CUDA build of PyTorch (torch {torch.__version__})",
-            file=sys.stderr,
-        )
-        raise SystemExit(2)
-    return torch.device("cuda")
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m kanaloa_env.training.campaign",
@@ -974,7 +955,9 @@ def _run(args: argparse.Namespace) -> int:
         raise ValueError("--seconds and --checkpoint-seconds must be above 0")
     for folder in args.folders:
         load_recipe(campaign_paths(folder)["recipe"])  # every recipe checked before training
-    device = _torch_device()
+    from kanaloa_env.training.gpu_ppo import torch_device
+
+    device = torch_device("campaign training")
     t0 = time.perf_counter()
     results = {}
     with GracefulStop("campaign") as stop:

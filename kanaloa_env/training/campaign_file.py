@@ -205,11 +205,8 @@ def check_recipe(r: Recipe) -> None:
         raise ValueError(f"recipe init must be one of {list(INITS)}, got {r.init!r}")
     if r.opponents not in OPPONENTS:
         raise ValueError(f"recipe opponents must be one of {list(OPPONENTS)}, got {r.opponents!r}")
-    for name in ("num_envs", "rollout_steps", "chunk_updates", "minibatch", "epochs"):
-        v = getattr(r, name)
-        if not _is_int(v) or v < 1:
-            raise ValueError(f"recipe {name} must be an integer of at least 1, got {v!r}")
-    for name in ("eval_games", "league_every", "league_size"):
+    positive = ("num_envs", "rollout_steps", "chunk_updates", "minibatch", "epochs")
+    for name in (*positive, "eval_games", "league_every", "league_size"):
         v = getattr(r, name)
         if not _is_int(v) or v < 1:
             raise ValueError(f"recipe {name} must be an integer of at least 1, got {v!r}")

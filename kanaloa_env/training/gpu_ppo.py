@@ -16,11 +16,44 @@ torch is imported on first use, not with this module.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from kanaloa_env.training import ppo
 
-__all__ = ["Rollout", "gae", "greedy_win_rate"]
+__all__ = ["NO_GPU_EXIT", "Rollout", "gae", "greedy_win_rate", "torch_device"]
+
+NO_GPU_EXIT = 2
+"""The exit status of a GPU script started without a usable GPU."""
+
+
+def torch_device(who: str) -> Any:
+    """The torch device of a GPU run: CUDA, or the CPU under numba-cuda's simulator.
+
+    Raises:
+        SystemExit: with status `NO_GPU_EXIT` and what is missing, printed as "`who`
+            needs a CUDA GPU: ...", without a usable GPU (no numba-cuda, no device, or a
+            PyTorch build without CUDA).
+    """
+    import torch
+
+    from kanaloa_env.core import gpu
+
+    try:
+        gpu.cuda_module()
+    except (ModuleNotFoundError, RuntimeError) as exc:
+        print(f"{who} needs a CUDA GPU: {exc}", file=sys.stderr)
+        raise SystemExit(NO_GPU_EXIT) from None
+    if gpu.simulator():
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        print(
+            f"{who} needs a CUDA GPU: this PyTorch build has no CUDA "
+            f"(torch {torch.__version__}); install a CUDA build of PyTorch",
+            file=sys.stderr,
+        )
+        raise SystemExit(NO_GPU_EXIT)
+    return torch.device("cuda")
 
 
 def gae(rew: Any, val: Any, done: Any, last_val: Any, gamma: float, lam: float) -> Any:
