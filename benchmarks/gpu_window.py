@@ -117,10 +117,16 @@ def log(out: Path, text: str) -> None:
         f.write(line + "\n")
 
 
+def child_env() -> dict[str, str]:
+    """This environment with the repository first on the Python path, for the commands
+    the window starts."""
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
 def run(cmd: list[str], limit: float, out_file: Path, interrupt: bool = False) -> int:
     """Run `cmd` from the repository root for at most `limit` seconds, its output to
     `out_file`; Ctrl-C (SIGINT) first when `interrupt`, so it saves before it stops."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     with open(out_file, "w") as f:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, env=env)
         try:
@@ -171,7 +177,7 @@ def cpu_side(args: argparse.Namespace, campaigns: list[Path], stop_at: float) ->
     cmd += ["--arena-games", str(args.arena_games)]
     cmd += ["--stop-at", str(stop_at), *map(str, campaigns)]
     f = open(out / "cpu_side.out", "w")  # noqa: SIM115 (the child writes it until the end)
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     # The CPU side needs no CUDA: under the simulator (the tests) it still runs compiled.
     for flag in ("NUMBA_ENABLE_CUDASIM", "NUMBA_DISABLE_JIT"):
         env.pop(flag, None)
